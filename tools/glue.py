@@ -1,0 +1,506 @@
+"""Build glue: how snippet files become page content, and how the prose is held to them.
+
+This is the only place that knows about the build. It has three users:
+
+* **MkDocs** loads it as a hook (``hooks:`` in ``mkdocs.yml``). While building, it checks every
+  claim and every number of each page (a failure is a warning, so ``--strict`` stops), and turns
+  TeX into MathML so formulas render with no script and no network at read time.
+* **The pages** call it from ``markdown-exec`` blocks::
+
+      ```python exec="on"
+      import glue
+      ex = glue.run("causal/weights.py")
+      print(ex.example(ex.matrix("weights", rows=[...], cols=[...])))
+      ```
+
+  ``run`` executes ``snippets/causal/weights.py`` once per build, in this process, capturing what
+  it prints and intercepting ``plt.show()`` (each shown figure becomes a deterministic SVG). The
+  methods of the returned ``Run`` write Markdown: the code block, tables, figures, the output.
+* **The tests** import it to run the same snippets and check the same claims.
+
+Snippet files know nothing of this: they are plain scripts that print and call ``plt.show()``.
+
+Claims
+------
+A claim is a code span in the prose that carries the expression it asserts::
+
+    둘째 줄은 `[0.5, 0.5, 0, 0]`{ data-claim="causal/weights.py: weights[1]" } 입니다.
+
+The expression is evaluated in the namespace the snippet leaves behind and compared with the
+literal *to the precision the literal is written in*:
+
+* an integer (``0``, ``2``, ``-1``) must match exactly, so ``0`` means exactly zero;
+* a decimal matches after rounding to its digits (``0.3333`` allows +-0.00005, ``1e-9`` allows
+  +-0.5e-9);
+* a fraction ``1/3`` matches to a relative 1e-6, a percentage ``25%`` is the number 0.25;
+* ``inf``, ``-inf``, ``nan``, ``True``, ``False`` and quoted strings match exactly;
+* a list or tuple matches element by element; a single number against a tensor must match
+  every element of it.
+
+Numbers in prose
+----------------
+Every digit in running prose must sit inside a claim, a code span or math; ``prose_numbers``
+reports the rest, so a number cannot enter a page without something that checks it. Digits inside
+identifiers (``float32``, ``d_k``) are fine.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import builtins
+import contextlib
+import html
+import io
+import logging
+import math
+import re
+import sys
+import textwrap
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("agg", force=True)
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+
+ROOT = Path(__file__).resolve().parents[1]
+SNIPPETS = ROOT / "snippets"
+DOCS = ROOT / "docs"
+
+# Fixed SVG ids and no date stamp: the same snippet gives the same bytes in every build.
+SVG_RC = {"svg.hashsalt": "attention-handbook", "svg.fonttype": "path"}
+
+log = logging.getLogger("mkdocs.hooks.glue")
+
+
+class SnippetError(RuntimeError):
+    """A snippet is missing, raised, warned, or left a figure unshown."""
+
+
+# --------------------------------------------------------------------------------------------
+# Running snippets
+
+
+@dataclass
+class Run:
+    """What one execution of ``snippets/<name>`` left behind."""
+
+    name: str
+    source: str
+    namespace: dict[str, Any]
+    stdout: str
+    figures: list[str] = field(default_factory=list)  # SVG documents, in the order shown
+
+    def value(self, expr: str) -> Any:
+        """Evaluate ``expr`` in the snippet's namespace."""
+        try:
+            return eval(expr, dict(self.namespace))  # noqa: S307  (our own snippets)
+        except Exception as error:
+            raise SnippetError(f"{self.name}: cannot evaluate {expr!r}: {error!r}") from error
+
+    # -- Markdown writers -------------------------------------------------------------------
+
+    def code(self) -> str:
+        """The snippet as a titled, copyable code block."""
+        return f'```python title="snippets/{self.name}"\n{self.source.rstrip()}\n```'
+
+    def output(self) -> str:
+        """What ``python snippets/<name>`` prints, as a code block."""
+        if not self.stdout:
+            raise SnippetError(f"{self.name} prints nothing")
+        return f"```text\n{self.stdout.rstrip()}\n```"
+
+    def matrix(
+        self, expr: str, rows: list[str], cols: list[str], corner: str = "", digits: int = 4
+    ) -> str:
+        """A 2-D tensor as a table with the given row and column labels."""
+        data = _plain(self.value(expr))
+        if not (isinstance(data, list) and data and all(isinstance(r, list) for r in data)):
+            raise SnippetError(f"{self.name}: {expr!r} is not a 2-D tensor")
+        if len(data) != len(rows) or any(len(r) != len(cols) for r in data):
+            shape = (len(data), len(data[0]))
+            raise SnippetError(
+                f"{self.name}: {expr!r} has shape {shape}, labels are {len(rows)} x {len(cols)}"
+            )
+        header = [corner, *cols]
+        body = [[label, *(fmt(x, digits) for x in row)] for label, row in zip(rows, data)]
+        return _markdown_table(header, body, ["---", *["---:"] * len(cols)])
+
+    def table(self, columns: dict[str, str | list[str]], digits: int = 4) -> str:
+        """A table with one row per item: a list gives labels, a string is an expression whose
+        items fill the column (a row of a tensor shows as ``1, 0.5, 0``)."""
+        cells = {
+            title: spec if isinstance(spec, list) else _plain(self.value(spec))
+            for title, spec in columns.items()
+        }
+        lengths = {title: len(col) for title, col in cells.items()}
+        if len(set(lengths.values())) != 1:
+            raise SnippetError(f"{self.name}: columns differ in length: {lengths}")
+        body = [[_cell(cell, digits) for cell in row] for row in zip(*cells.values())]
+        aligns = ["---" if isinstance(spec, list) else "---:" for spec in columns.values()]
+        return _markdown_table(list(columns), body, aligns)
+
+    def figure(self, index: int = 0, *, alt: str, caption: str = "") -> str:
+        """The ``index``-th figure the snippet showed, inline, with Korean alt text."""
+        if not alt.strip():
+            raise SnippetError(f"{self.name}: figure {index} needs alt text")
+        if index >= len(self.figures):
+            raise SnippetError(f"{self.name} showed {len(self.figures)} figure(s), not {index + 1}")
+        svg = self.figures[index]
+        width, height = (
+            round(float(re.search(rf'{attr}="([\d.]+)pt"', svg)[1]) * 4 / 3)
+            for attr in ("width", "height")
+        )
+        data = base64.b64encode(svg.encode()).decode()
+        alt_text = alt.replace("[", "(").replace("]", ")")
+        image = f'![{alt_text}](data:image/svg+xml;base64,{data}){{ width="{width}" height="{height}" }}'
+        return f"{image}\n\n/// caption\n{caption}\n///" if caption else image
+
+    def example(self, *views: str, output: bool = True) -> str:
+        """The code block, then tabs: what the page shows from it, and what it prints."""
+        tabs = [("결과", "\n\n".join(views))] if views else []
+        if output:
+            tabs.append(("터미널 출력", self.output()))
+        return "\n\n".join([self.code(), *(_tab(title, body) for title, body in tabs)])
+
+
+_runs: dict[str, Run] = {}
+
+
+def run(name: str) -> Run:
+    """Run ``snippets/<name>`` once per build (later calls reuse the result)."""
+    if name not in _runs:
+        _runs[name] = _execute(name)
+    return _runs[name]
+
+
+def _execute(name: str) -> Run:
+    path = SNIPPETS / name
+    if not path.is_file():
+        raise SnippetError(f"no snippet snippets/{name}")
+    source = path.read_text(encoding="utf-8")
+    figures: list[str] = []
+
+    def show(*_args: Any, **_kwargs: Any) -> None:
+        for number in plt.get_fignums():
+            buffer = io.StringIO()
+            plt.figure(number).savefig(buffer, format="svg", metadata={"Date": None})
+            figures.append(buffer.getvalue())
+        plt.close("all")
+
+    stdout = io.StringIO()
+    namespace: dict[str, Any] = {"__name__": "snippet", "__builtins__": builtins}
+    plt.close("all")
+    with (
+        contextlib.redirect_stdout(stdout),
+        warnings.catch_warnings(record=True) as caught,
+        plt.rc_context(SVG_RC),
+        _replaced(plt, "show", show),
+    ):
+        warnings.simplefilter("always")
+        exec(compile(source, str(path), "exec"), namespace)  # noqa: S102  (our own snippets)
+    if plt.get_fignums():
+        plt.close("all")
+        raise SnippetError(f"snippets/{name} draws a figure but never calls plt.show()")
+    problems = [w for w in caught if not issubclass(w.category, DeprecationWarning)]
+    if problems:
+        raise SnippetError(f"snippets/{name} warned: {problems[0].message}")
+    return Run(name, source, namespace, stdout.getvalue(), figures)
+
+
+@contextlib.contextmanager
+def _replaced(owner: Any, attr: str, value: Any):
+    original = getattr(owner, attr)
+    setattr(owner, attr, value)
+    try:
+        yield
+    finally:
+        setattr(owner, attr, original)
+
+
+# --------------------------------------------------------------------------------------------
+# Formatting
+
+
+def fmt(x: Any, digits: int = 4) -> str:
+    """One number as the pages show it.
+
+    An integer-looking result (``0``, ``1``, ``-3``) is shown only when the value is exactly that
+    integer, so a ``0`` on the site always means exactly zero; a tiny non-zero value is shown in
+    scientific notation instead of rounding to ``0``.
+    """
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return str(x)
+    x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        return str(x)
+    if x == int(x):
+        return str(int(x))
+    if abs(x) < 0.5 * 10**-digits:
+        return f"{x:.2e}"
+    rounded = f"{x:.{digits}f}"
+    trimmed = rounded.rstrip("0").rstrip(".")
+    return rounded if "." not in trimmed else trimmed
+
+
+def _plain(value: Any) -> Any:
+    """Tensors, arrays and sizes as plain Python lists and numbers."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, tuple):  # torch.Size too
+        return [_plain(v) for v in value]
+    return value
+
+
+def _cell(value: Any, digits: int) -> str:
+    """A table cell: labels as they are, a row of numbers as ``1, 0.5, 0``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ", ".join(_cell(v, digits) for v in value)
+    return fmt(value, digits)
+
+
+def _markdown_table(header: list[str], body: list[list[str]], aligns: list[str]) -> str:
+    def row(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", r"\|") for c in cells) + " |"
+
+    return "\n".join([row(header), "| " + " | ".join(aligns) + " |", *map(row, body)])
+
+
+def _tab(title: str, body: str) -> str:
+    return f'=== "{title}"\n\n' + textwrap.indent(body, "    ")
+
+
+# --------------------------------------------------------------------------------------------
+# Claims
+
+
+CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
+
+
+@dataclass(frozen=True)
+class Claim:
+    file: str  # e.g. docs/causal.md
+    line: int
+    literal: str
+    snippet: str
+    expr: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def check(self) -> str | None:
+        """None when the claim holds, else a message naming file, line and both values."""
+        head = f"{self.where}: claim `{self.literal}` ({self.snippet}: {self.expr})"
+        try:
+            expected = parse_literal(self.literal)
+            actual = _plain(run(self.snippet).value(self.expr))
+        except (SnippetError, ValueError) as error:
+            return f"{head} cannot be checked: {error}"
+        if matches(expected, actual):
+            return None
+        return f"{head} does not hold: the prose says {self.literal}, the snippet gives {_show(actual)}"
+
+
+def _prose_lines(text: str):
+    """(line number, line) for each line outside fenced code, display math and front matter."""
+    fence = None
+    lines = text.split("\n")
+    start = 0
+    if lines and lines[0].strip() == "---":
+        start = next((i + 1 for i, ln in enumerate(lines[1:], 1) if ln.strip() == "---"), 0)
+    for number, line in enumerate(lines[start:], start + 1):
+        stripped = line.strip()
+        if fence:
+            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
+                fence = None
+            continue
+        opening = re.match(r"(`{3,}|~{3,}|\$\$)", stripped)
+        if opening and not (opening[1] == "$$" and stripped.endswith("$$") and len(stripped) > 2):
+            fence = opening[1]
+            continue
+        yield number, line
+
+
+def claims(text: str, file: str) -> list[Claim]:
+    """Every claim in one Markdown page. A malformed ``data-claim`` is an error, never skipped."""
+    found = []
+    for number, line in _prose_lines(text):
+        spans = list(CLAIM.finditer(line))
+        if line.count("data-claim") != len(spans):
+            raise ValueError(f"{file}:{number}: malformed claim (want `literal`{{ data-claim=\"snippet.py: expr\" }})")
+        for m in spans:
+            snippet, sep, expr = m["target"].partition(": ")
+            if not sep or not snippet.endswith(".py") or not expr.strip():
+                raise ValueError(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"')
+            found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip()))
+    return found
+
+
+@dataclass(frozen=True)
+class Approx:
+    """A number from the prose, with the tolerance its written digits imply."""
+
+    value: float
+    tol: float
+
+    def matches(self, x: Any) -> bool:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        if math.isnan(self.value):
+            return math.isnan(x)
+        if math.isinf(self.value) or self.tol == 0:
+            return x == self.value
+        return abs(x - self.value) <= self.tol * (1 + 1e-9)
+
+
+_NUMBER = re.compile(r"(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
+
+
+def parse_literal(text: str) -> Any:
+    """The literal of a claim as a tree of lists, ``Approx`` numbers, bools and strings."""
+    source = re.sub(r"(\d+(?:\.\d+)?)%", r"_percent(\1)", text.replace("\u2212", "-").replace("∞", "inf"))
+    try:
+        tree = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError as error:
+        raise ValueError(f"cannot read the literal {text!r}") from error
+
+    def number(node: ast.Constant) -> Approx:
+        digits = _NUMBER.fullmatch(ast.get_source_segment(source.strip(), node) or "")
+        if not digits:
+            raise ValueError(f"cannot read the number in {text!r}")
+        decimals, exponent = len(digits[2] or ""), int(digits[3] or 0)
+        exact = digits[2] is None and digits[3] is None
+        return Approx(float(node.value), 0.0 if exact else 0.5 * 10.0 ** (exponent - decimals))
+
+    def convert(node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (bool, str)) or (
+            isinstance(node, ast.Constant) and node.value is None
+        ):
+            return node.value
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return number(node)
+        if isinstance(node, ast.Name) and node.id in ("inf", "nan"):
+            return Approx(float(node.id), 0.0)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = convert(node.operand)
+            if isinstance(inner, Approx):
+                return Approx(-inner.value, inner.tol) if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            top, bottom = convert(node.left), convert(node.right)
+            if isinstance(top, Approx) and isinstance(bottom, Approx) and top.tol == bottom.tol == 0:
+                value = top.value / bottom.value
+                return Approx(value, 1e-6 * abs(value))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_percent":
+            inner = convert(node.args[0])
+            return Approx(inner.value / 100, inner.tol / 100)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [convert(item) for item in node.elts]
+        raise ValueError(f"cannot read the literal {text!r}")
+
+    return convert(tree)
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """Whether a value from a snippet agrees with a parsed literal (see the module docstring)."""
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(matches(e, a) for e, a in zip(expected, actual))
+        )
+    if isinstance(expected, Approx) and isinstance(actual, list):
+        return bool(actual) and all(matches(expected, a) for a in actual)
+    if isinstance(expected, Approx):
+        return expected.matches(actual)
+    if isinstance(expected, bool):
+        return isinstance(actual, bool) and actual == expected
+    return actual == expected
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        items = [_show(v) for v in value[:8]]
+        return "[" + ", ".join(items) + (", …" if len(value) > 8 else "") + "]"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return repr(value)
+    return repr(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers in prose
+
+_NOT_PROSE = re.compile(
+    r"`[^`\n]*`(\{[^}\n]*\})?"  # code spans, claims included
+    r"|\$[^$\n]+\$"  # inline math
+    r"|<!--.*?-->|<[^>\n]+>"  # comments and tags
+    r"|\]\([^)\n]*\)|\{[^}\n]*\}"  # link targets, attribute lists
+    r"|^\s*(\d+\.|[-*+])\s"  # list markers
+    r"|\[\^[^\]]+\]"  # footnote marks
+)
+_TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
+
+
+def prose_numbers(text: str, file: str) -> list[str]:
+    """Digits in running prose that no claim, code span or math covers, as ``file:line: …``."""
+    problems = []
+    for number, line in _prose_lines(text):
+        prose = _NOT_PROSE.sub(" ", line)
+        bare = [t for t in _TOKEN.findall(prose) if not re.search(r"[A-Za-z]", t)]
+        if bare:
+            problems.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
+    return problems
+
+
+# --------------------------------------------------------------------------------------------
+# Math: TeX from pymdownx.arithmatex (generic mode) to MathML, at build time
+
+_MATH = re.compile(
+    r'<(?P<tag>span|div) class="arithmatex">\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]</(?P=tag)>', re.S
+)
+
+
+def mathml(page_html: str) -> str:
+    """Replace arithmatex's TeX spans with MathML, which browsers render natively."""
+    from latex2mathml.converter import convert
+
+    def replace(m: re.Match) -> str:
+        display = "block" if m["open"] == "[" else "inline"
+        mathml_text = convert(html.unescape(m["tex"]).strip(), display=display)
+        return mathml_text.replace("<mo>&#x0221E;</mo>", "<mi>&#x0221E;</mi>")  # ∞ is a symbol, not an operator
+
+    return _MATH.sub(replace, page_html)
+
+
+# --------------------------------------------------------------------------------------------
+# MkDocs hook events
+
+
+def on_pre_build(config: Any) -> None:
+    _runs.clear()  # `mkdocs serve` rebuilds: run every snippet afresh
+
+
+def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    file = f"docs/{page.file.src_path}"
+    try:
+        problems = [p for c in claims(markdown, file) if (p := c.check())]
+    except ValueError as error:
+        problems = [str(error)]
+    for problem in problems + prose_numbers(markdown, file):
+        log.warning(problem)
+    return markdown
+
+
+def on_page_content(html_text: str, **_: Any) -> str:
+    return mathml(html_text)
+
+
+# MkDocs registers this hook under the name "tools/glue.py"; the pages' exec blocks `import glue`
+# and must get this same module (and its cache of runs), not a second copy.
+sys.modules.setdefault("glue", sys.modules[__name__])
