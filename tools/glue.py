@@ -102,6 +102,10 @@ class Run:
         except Exception as error:
             raise SnippetError(f"{self.name}: cannot evaluate {expr!r}: {error!r}") from error
 
+    def labels(self, spec: list[str] | str) -> list[Any]:
+        """A list of labels as given, or the value of an expression."""
+        return list(spec) if isinstance(spec, list) else _plain(self.value(spec))
+
     # -- Markdown writers -------------------------------------------------------------------
 
     def code(self) -> str:
@@ -115,10 +119,17 @@ class Run:
         return f"```text\n{self.stdout.rstrip()}\n```"
 
     def matrix(
-        self, expr: str, rows: list[str], cols: list[str], corner: str = "", digits: int = 4
+        self,
+        expr: str,
+        rows: list[str] | str,
+        cols: list[str] | str,
+        corner: str = "",
+        digits: int = 4,
     ) -> str:
-        """A 2-D tensor as a table with the given row and column labels."""
+        """A 2-D tensor (or list of lists) as a table. Labels are lists, or expressions that give
+        them (``rows="chars"``)."""
         data = _plain(self.value(expr))
+        rows, cols = ([str(x) for x in self.labels(v)] for v in (rows, cols))
         if not (isinstance(data, list) and data and all(isinstance(r, list) for r in data)):
             raise SnippetError(f"{self.name}: {expr!r} is not a 2-D tensor")
         if len(data) != len(rows) or any(len(r) != len(cols) for r in data):
@@ -133,15 +144,12 @@ class Run:
     def table(self, columns: dict[str, str | list[str]], digits: int = 4) -> str:
         """A table with one row per item: a list gives labels, a string is an expression whose
         items fill the column (a row of a tensor shows as ``1, 0.5, 0``)."""
-        cells = {
-            title: spec if isinstance(spec, list) else _plain(self.value(spec))
-            for title, spec in columns.items()
-        }
+        cells = {title: self.labels(spec) for title, spec in columns.items()}
         lengths = {title: len(col) for title, col in cells.items()}
         if len(set(lengths.values())) != 1:
             raise SnippetError(f"{self.name}: columns differ in length: {lengths}")
         body = [[_cell(cell, digits) for cell in row] for row in zip(*cells.values())]
-        aligns = ["---" if isinstance(spec, list) else "---:" for spec in columns.values()]
+        aligns = ["---" if all(isinstance(c, str) for c in col) else "---:" for col in cells.values()]
         return _markdown_table(list(columns), body, aligns)
 
     def figure(self, index: int = 0, *, alt: str, caption: str = "") -> str:
