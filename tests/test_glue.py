@@ -76,3 +76,17 @@ def test_a_snippet_that_prints_nothing_has_no_output_tab(snippets):
 )
 def test_numbers_as_the_pages_show_them(x, shown):
     assert glue.fmt(x) == shown
+
+
+def test_unchanged_snippets_are_not_run_again(snippets, monkeypatch):
+    # `mkdocs serve` keeps this process: a prose edit must not re-run any snippet, a snippet edit must
+    # re-run that snippet (and only it).
+    executed = []
+    original = glue._execute
+    monkeypatch.setattr(glue, "_execute", lambda name, source: executed.append(name) or original(name, source))
+    a, b = snippets("a.py", "print(1)\n"), snippets("b.py", "print(2)\n")
+    glue.run(a), glue.run(b), glue.run(a), glue.run(b)
+    assert executed == ["a.py", "b.py"]
+    snippets("a.py", "print(3)\n")
+    assert glue.run(a).stdout == "3\n" and glue.run(b).stdout == "2\n"
+    assert executed == ["a.py", "b.py", "a.py"]

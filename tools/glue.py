@@ -176,21 +176,27 @@ class Run:
         return "\n\n".join([self.code(), *(_tab(title, body) for title, body in tabs)])
 
 
+# The last run of each snippet, with the source it ran. A snippet depends on nothing but its own
+# text and the installed libraries (tests/test_snippets.py runs each one alone from an empty folder),
+# and the libraries cannot change inside one process; so while the text is the same, so is the
+# result. `mkdocs serve` therefore re-runs only the snippets that changed, and a new process (every
+# `mkdocs build`, every deployment) starts empty and runs everything.
 _runs: dict[str, Run] = {}
 
 
 def run(name: str) -> Run:
-    """Run ``snippets/<name>`` once per build (later calls reuse the result)."""
-    if name not in _runs:
-        _runs[name] = _execute(name)
-    return _runs[name]
-
-
-def _execute(name: str) -> Run:
+    """Run ``snippets/<name>``, or reuse the last run if the file has not changed since."""
     path = SNIPPETS / name
     if not path.is_file():
         raise SnippetError(f"no snippet snippets/{name}")
     source = path.read_text(encoding="utf-8")
+    last = _runs.get(name)
+    if last is None or last.source != source:
+        _runs[name] = last = _execute(name, source)
+    return last
+
+
+def _execute(name: str, source: str) -> Run:
     figures: list[str] = []
 
     def show(*_args: Any, **_kwargs: Any) -> None:
@@ -210,7 +216,7 @@ def _execute(name: str) -> Run:
         _replaced(plt, "show", show),
     ):
         warnings.simplefilter("always")
-        exec(compile(source, str(path), "exec"), namespace)  # noqa: S102  (our own snippets)
+        exec(compile(source, str(SNIPPETS / name), "exec"), namespace)  # noqa: S102  (our own snippets)
     if plt.get_fignums():
         plt.close("all")
         raise SnippetError(f"snippets/{name} draws a figure but never calls plt.show()")
@@ -488,10 +494,6 @@ def mathml(page_html: str) -> str:
 
 # --------------------------------------------------------------------------------------------
 # MkDocs hook events
-
-
-def on_pre_build(config: Any) -> None:
-    _runs.clear()  # `mkdocs serve` rebuilds: run every snippet afresh
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
