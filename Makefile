@@ -8,7 +8,7 @@ TORCH_PIN := $(shell grep -oE '^torch==[^ ]+' requirements.txt)
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test clean
+.PHONY: serve build test audit chromium clean
 
 serve: $(BIN)/.installed
 	$(BIN)/mkdocs serve --livereload
@@ -16,8 +16,14 @@ serve: $(BIN)/.installed
 build: $(BIN)/.installed
 	$(BIN)/mkdocs build --strict
 
-test: $(BIN)/.installed
-	$(BIN)/pytest
+# The default suite, then the web group: headless Chromium, the Nu HTML checker, Lighthouse.
+test: $(BIN)/.installed node_modules/.installed chromium
+	$(BIN)/pytest -m "not browser and not audit"
+	$(BIN)/pytest -m "browser or audit" -n 0
+
+# Lighthouse scores, page by page.
+audit: $(BIN)/.installed node_modules/.installed chromium
+	$(BIN)/python tools/audit.py
 
 # torch first, from the CPU index (--retries 0: where that index is out of reach, pip's local
 # wheels answer at once); then everything, pinned.
@@ -27,5 +33,16 @@ $(BIN)/.installed: requirements.txt
 	$(BIN)/pip install --quiet -r requirements.txt
 	touch $@
 
+# Lighthouse and the Nu HTML checker, pinned in package-lock.json (Java runs the checker).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+# Debian's Chromium (no browser download) and a Korean font for the page text, when missing.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+chromium:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
+		$(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-nanum >/dev/null; }
+
 clean:
-	rm -rf $(VENV) site
+	rm -rf $(VENV) site node_modules
