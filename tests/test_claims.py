@@ -36,15 +36,17 @@ def test_claim_fails_when_the_prose_changes(claim):
 
 
 def _edit(literal: str) -> str:
-    """The same literal with its last number changed (or True/False, a string, nan flipped)."""
-    for old, new in (("True", "False"), ("False", "True"), ("nan", "0")):
-        if literal.endswith(old + "]") or literal == old:
-            return literal[: literal.rindex(old)] + new + literal[literal.rindex(old) + len(old) :]
-    if literal.startswith("'"):
-        return "'?'"
+    """The same literal with its last digit changed; without digits, its last word flipped."""
     digits = list(re.finditer(r"\d", literal))
-    last = digits[-1]
-    return literal[: last.start()] + str((int(last[0]) + 1) % 10) + literal[last.end() :]
+    if digits:
+        last = digits[-1]
+        return literal[: last.start()] + str((int(last[0]) + 1) % 10) + literal[last.end() :]
+    words = list(re.finditer(r"True|False|nan|inf", literal))
+    if words:
+        last = words[-1]
+        flipped = {"True": "False", "False": "True", "nan": "0", "inf": "0"}[last[0]]
+        return literal[: last.start()] + flipped + literal[last.end() :]
+    return "'?'"  # a string without digits
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -497,12 +497,14 @@ def mathml(page_html: str) -> str:
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    # Read the file itself, front matter included, so line numbers match the editor's and the tests'.
+    source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
     file = f"docs/{page.file.src_path}"
     try:
-        problems = [p for c in claims(markdown, file) if (p := c.check())]
+        problems = [p for c in claims(source, file) if (p := c.check())]
     except ValueError as error:
         problems = [str(error)]
-    for problem in problems + prose_numbers(markdown, file):
+    for problem in problems + prose_numbers(source, file):
         log.warning(problem)
     return markdown
 
