@@ -45,6 +45,7 @@ def test_padding_mask_keeps_a_prefix_of_each_length(lengths, extra):
         (torch.tensor([True, False]), {}, TypeError, r"got dtype torch\.bool"),
         ("23", {}, TypeError, r"tensor or list, got <class 'str'>"),
         (torch.tensor([[2, 3]]), {}, ValueError, r"1-D .* got torch\.Size\(\[1, 2\]\)"),
+        ([[2, 3]], {}, ValueError, r"1-D .* got torch\.Size\(\[1, 2\]\)"),
         (torch.tensor(3), {}, ValueError, r"1-D"),
         ([], {}, ValueError, r"B >= 1"),
         ([2, -1, 3], {}, ValueError, r"lengths\[1\] = -1 is negative"),
