@@ -1,0 +1,109 @@
+"""Properties of the scaling chapter's helpers, for sizes and inputs the page does not show."""
+
+import math
+
+import glue
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+sharpness = glue.run("scaling/sharpness.py").namespace
+entropy, jacobian = sharpness["entropy"], sharpness["jacobian"]
+dot_products = glue.run("scaling/variance.py").namespace["dot_products"]
+make_dot_product_tensor = glue.run("scaling/seed.py").namespace["make_dot_product_tensor"]
+split_heads = glue.run("scaling/dk.py").namespace["split_heads"]
+
+sizes = st.integers(1, 12)
+seeds = st.integers(0, 2**16)
+
+
+def random_probs(rows, n, seed, spread, dtype=torch.float32):
+    generator = torch.Generator().manual_seed(seed)
+    logits = torch.randn(rows, n, generator=generator, dtype=dtype) * spread
+    return torch.softmax(logits, dim=-1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 5), n=sizes, seed=seeds, spread=st.floats(0.01, 50))
+def test_entropy_lies_between_zero_and_log_n(rows, n, seed, spread):
+    h = entropy(random_probs(rows, n, seed, spread))
+    assert h.shape == (rows,)
+    assert (h >= -1e-6).all() and (h <= math.log(n) + 1e-5).all()
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=sizes)
+def test_entropy_is_log_n_for_uniform_and_zero_for_one_hot(n):
+    assert entropy(torch.full((1, n), 1 / n)).item() == pytest.approx(math.log(n), abs=1e-5)
+    assert torch.equal(entropy(torch.eye(n)), torch.zeros(n))  # 0 * log(0) counts as exactly 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 4), n=sizes, seed=seeds, spread=st.floats(0.01, 20))
+def test_jacobian_is_symmetric_psd_with_zero_row_sums_and_matches_autograd(rows, n, seed, spread):
+    p = random_probs(rows, n, seed, spread, torch.float64)
+    j = jacobian(p)
+    assert j.shape == (rows, n, n)
+    torch.testing.assert_close(j, j.transpose(-2, -1))
+    torch.testing.assert_close(j.sum(dim=-1), torch.zeros(rows, n, dtype=p.dtype))
+    assert (torch.linalg.eigvalsh(j) >= -1e-12).all()  # diag(p) - p p^T is a covariance
+    z = torch.log(p[0])  # softmax(log p) = p, so autograd's Jacobian at log p is J(p)
+    expected = torch.autograd.functional.jacobian(lambda x: torch.softmax(x, dim=-1), z)
+    torch.testing.assert_close(j[0], expected)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=sizes)
+def test_jacobian_vanishes_at_one_hot(n):
+    assert torch.equal(jacobian(torch.eye(n)), torch.zeros(n, n, n))
+
+
+@pytest.mark.parametrize("fn", [entropy, jacobian], ids=["entropy", "jacobian"])
+def test_bad_probabilities_are_refused(fn):
+    with pytest.raises(AssertionError, match="floating-point"):
+        fn(torch.tensor([[0, 1]]))
+    with pytest.raises(AssertionError, match="probabilities"):
+        fn(torch.tensor([[1.5, -0.5]]))  # sums to 1 but has a negative entry
+    with pytest.raises(AssertionError, match="probabilities"):
+        fn(torch.tensor([[0.2, 0.2]]))  # raw scores, not softmax output
+
+
+@settings(max_examples=10, deadline=None)
+@given(c=st.floats(0.5, 4), seed=seeds)
+def test_scaled_score_std_stays_near_sigma2_across_d(c, seed):
+    # Entries ~ U(-c, c): sigma^2 = c^2 / 3, and std(q . k / sqrt(d)) = sigma^2 for every d.
+    torch.manual_seed(seed)
+    sigma2 = c**2 / 3
+    for d in (2, 8, 32, 128, 512):
+        scaled_std = (dot_products(4000, d, -c, c) / math.sqrt(d)).std().item()
+        assert scaled_std == pytest.approx(sigma2, rel=0.08), d
+
+
+def test_scaled_score_std_for_the_seed_range_is_three():
+    torch.manual_seed(0)
+    for d in (1, 10, 100, 1000):
+        assert (dot_products(4000, d) / math.sqrt(d)).std().item() == pytest.approx(3, rel=0.08)
+
+
+@pytest.mark.parametrize(("n", "d", "low", "high"), [(0, 4, -3, 3), (10, 0, -3, 3), (10, 4, 3, -3)])
+def test_dot_products_refuses_bad_sizes_and_ranges(n, d, low, high):
+    with pytest.raises(AssertionError, match="low < high"):
+        dot_products(n, d, low, high)
+
+
+@settings(max_examples=20, deadline=None)
+@given(length=sizes, dim=st.integers(1, 64))
+def test_dot_product_tensor_shape_and_bound(length, dim):
+    s = make_dot_product_tensor(length, dim)
+    assert s.shape == (length, length)
+    assert (s.abs() <= 9 * dim + 1e-3).all()  # each of the dim products is at most 3 * 3
+
+
+def test_split_heads_is_a_lossless_reshape():
+    dk = glue.run("scaling/dk.py").namespace
+    x = torch.randn(dk["batch"], dk["length"], dk["d_model"])
+    heads = split_heads(x)
+    assert heads.shape == (dk["batch"], dk["heads"], dk["length"], dk["d_k"])
+    assert torch.equal(heads.transpose(1, 2).reshape(x.shape), x)
+    assert torch.equal(heads[:, 1], x[..., dk["d_k"] : 2 * dk["d_k"]])  # head 1 = 2nd slice of 64
