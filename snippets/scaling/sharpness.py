@@ -2,9 +2,10 @@ import torch
 
 
 def check_probs(p):  # fail loudly on anything that is not a softmax output
-    assert p.is_floating_point(), f"p must be a floating-point tensor, got {p.dtype}"
-    sums_to_one = torch.allclose(p.sum(dim=-1), p.new_ones(()), atol=1e-4)
-    assert (p >= 0).all() and sums_to_one, "p must be probabilities (rows sum to 1)"
+    if not p.is_floating_point():
+        raise TypeError(f"p must be a floating-point tensor, got {p.dtype}")
+    if not ((p >= 0).all() and torch.allclose(p.sum(dim=-1), p.new_ones(()), atol=1e-4)):
+        raise ValueError("p must be probabilities (rows sum to 1)")
     return p
 
 

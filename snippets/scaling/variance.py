@@ -2,8 +2,8 @@ import torch
 
 
 def dot_products(n, d, low=-3.0, high=3.0):  # n samples of q . k, entries U(low, high)
-    ok = n >= 1 and d >= 1 and low < high
-    assert ok, f"need n, d >= 1 and low < high, got {n, d, low, high}"
+    if not (n >= 1 and d >= 1 and low < high):
+        raise ValueError(f"need n, d >= 1 and low < high, got {n, d, low, high}")
     q = torch.empty(n, d).uniform_(low, high)
     k = torch.empty(n, d).uniform_(low, high)
     return (q * k).sum(dim=-1)
