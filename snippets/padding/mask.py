@@ -30,7 +30,7 @@ keep = padding_mask([2, 5, 3])
 print(keep)
 wider = padding_mask(torch.tensor([2, 5, 3]), max_len=6)
 print("max_len=6:", tuple(wider.shape), "True per row:", wider.sum(dim=-1).tolist())
-calls = ["[2.0, 1.0]", "[[2, 3]]", "[2, -1, 3]", "[2, 7, 3], max_len=5", "[2], max_len=0"]
+calls = ["[2.0, 1.0]", "[[2, 3]]", "[2, -1, 3]", "[2, 7, 3], max_len=5"]
 errors = []
 for call in calls:
     try:
