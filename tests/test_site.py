@@ -11,6 +11,9 @@ from audit import ROOT, base_path, build, pages
 from bs4 import BeautifulSoup
 
 
+pytestmark = pytest.mark.xdist_group("site")  # one worker builds the site once for all of these
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     return build(tmp_path_factory.mktemp("site"))
