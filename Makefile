@@ -8,10 +8,11 @@ TORCH_PIN := $(shell grep -oE '^torch==[^ ]+' requirements.txt)
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test audit chromium clean
+.PHONY: serve build test audit bench chromium clean
 
+# --dirty: an edit rebuilds only the pages it touches (a snippet edit, the pages that show it).
 serve: $(BIN)/.installed
-	$(BIN)/mkdocs serve --livereload
+	$(BIN)/mkdocs serve --livereload --dirty
 
 build: $(BIN)/.installed
 	$(BIN)/mkdocs build --strict
@@ -20,6 +21,10 @@ build: $(BIN)/.installed
 test: $(BIN)/.installed node_modules/.installed chromium
 	$(BIN)/pytest -m "not browser and not audit"
 	$(BIN)/pytest -m "browser or audit" -n 0
+
+# Build, rebuild and test times, page weight: one table (tools/bench.py says what each line is).
+bench: $(BIN)/.installed node_modules/.installed chromium
+	$(BIN)/python tools/bench.py
 
 # Lighthouse scores, page by page.
 audit: $(BIN)/.installed node_modules/.installed chromium

@@ -48,12 +48,17 @@ def test_every_page_loads_cleanly(site, base, browser):
     for path in audit.pages(site):
         url = base + path
         page = open_page(browser, url, problems)
-        for loaded, alt in page.eval_on_selector_all(
-            "article img", "els => els.map(e => [e.complete && e.naturalWidth > 0, e.alt.trim()])"
-        ):
+        images = page.locator("article img")
+        for i in range(images.count()):
+            image = images.nth(i)
+            image.scroll_into_view_if_needed()  # figures load lazily, as the reader scrolls
+            loaded = image.evaluate("e => e.decode().then(() => e.naturalWidth > 0, () => false)")
+            alt = image.get_attribute("alt").strip()
             if not loaded or not alt:
-                problems.append(f"{url}: image loaded={loaded} alt={alt!r}")
-        text = page.inner_text("article")
+                problems.append(f"{url}: image {i} loaded={loaded} alt={alt!r}")
+        text = page.eval_on_selector(  # the prose: code may well contain TeX for matplotlib
+            "article", "a => { const c = a.cloneNode(true); c.querySelectorAll('pre, code').forEach(e => e.remove()); return c.textContent; }"
+        )
         for tex in ("\\(", "\\[", "$$", "\\frac", "\\sqrt"):
             if tex in text:
                 problems.append(f"{url}: raw TeX {tex!r} left on the page")
@@ -89,7 +94,7 @@ def test_dark_palette_keeps_figures_legible(base, browser):
     page.wait_for_selector("body[data-md-color-scheme=slate]")
     background = _luminance(page.screenshot(clip={"x": 0, "y": 850, "width": 40, "height": 40}))
     assert max(background) < 0.3, "the page did not turn dark"
-    figures = page.locator("article img[src^='data:image/svg']")
+    figures = page.locator("article img.snippet-figure")
     assert figures.count() >= 2
     for i in range(figures.count()):
         figure = figures.nth(i)

@@ -47,9 +47,9 @@ identifiers (``float32``, ``d_k``) are fine.
 from __future__ import annotations
 
 import ast
-import base64
 import builtins
 import contextlib
+import hashlib
 import html
 import io
 import logging
@@ -75,6 +75,12 @@ DOCS = ROOT / "docs"
 SVG_RC = {"svg.hashsalt": "attention-handbook", "svg.fonttype": "path"}
 
 log = logging.getLogger("mkdocs.hooks.glue")
+
+FIGURES = "assets/figures/"  # in the built site
+_figures: dict[str, str] = {}  # file name -> SVG, for the figures of the current build
+_page_url = ""  # the page being built ("causal/"): figure links are relative to it
+_page: str | None = None  # its source ("causal.md"), while it is being built
+_uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it was built with}
 
 
 class SnippetError(RuntimeError):
@@ -153,7 +159,11 @@ class Run:
         return _markdown_table(list(columns), body, aligns)
 
     def figure(self, index: int = 0, *, alt: str, caption: str = "") -> str:
-        """The ``index``-th figure the snippet showed, inline, with Korean alt text."""
+        """The ``index``-th figure the snippet showed, with Korean alt text.
+
+        The SVG becomes a file of the site (``assets/figures/<hash>.svg``, named by its content,
+        written after the build), loaded lazily, so long pages stay light.
+        """
         if not alt.strip():
             raise SnippetError(f"{self.name}: figure {index} needs alt text")
         if index >= len(self.figures):
@@ -163,9 +173,13 @@ class Run:
             round(float(re.search(rf'{attr}="([\d.]+)pt"', svg)[1]) * 4 / 3)
             for attr in ("width", "height")
         )
-        data = base64.b64encode(svg.encode()).decode()
-        alt_text = alt.replace("[", "(").replace("]", ")")
-        image = f'![{alt_text}](data:image/svg+xml;base64,{data}){{ width="{width}" height="{height}" }}'
+        name = hashlib.sha256(svg.encode()).hexdigest()[:16] + ".svg"
+        _figures[name] = svg
+        src = "../" * _page_url.count("/") + FIGURES + name
+        image = (
+            f'<img class="snippet-figure" src="{src}" alt="{html.escape(alt)}" '
+            f'width="{width}" height="{height}" loading="lazy" decoding="async">'
+        )
         return f"{image}\n\n/// caption\n{caption}\n///" if caption else image
 
     def example(self, *views: str, output: bool = True) -> str:
@@ -193,6 +207,8 @@ def run(name: str) -> Run:
     last = _runs.get(name)
     if last is None or last.source != source:
         _runs[name] = last = _execute(name, source)
+    if _page is not None:
+        _uses.setdefault(_page, {})[name] = source
     return last
 
 
@@ -496,7 +512,30 @@ def mathml(page_html: str) -> str:
 # MkDocs hook events
 
 
+def on_pre_build(config: Any) -> None:
+    _figures.clear()
+
+
+def on_files(files: Any, config: Any) -> Any:
+    """Under ``mkdocs serve --dirty`` only pages whose Markdown changed are rebuilt; a page must
+    also be rebuilt when a snippet it shows has changed. Removing its built HTML makes MkDocs see
+    it as modified. (A full build starts from an empty site, so this does nothing there.)"""
+    for file in files.documentation_pages():
+        shown = _uses.get(file.src_uri, {})
+        if any(_current_source(name) != source for name, source in shown.items()):
+            Path(file.abs_dest_path).unlink(missing_ok=True)
+    return files
+
+
+def _current_source(name: str) -> str | None:
+    path = SNIPPETS / name
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    global _page_url, _page
+    _page_url, _page = page.url, page.file.src_uri
+    _uses[_page] = {}
     # Read the file itself, front matter included, so line numbers match the editor's and the tests'.
     source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
     file = f"docs/{page.file.src_path}"
@@ -510,7 +549,16 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
 
 
 def on_page_content(html_text: str, **_: Any) -> str:
+    global _page
+    _page = None
     return mathml(html_text)
+
+
+def on_post_build(config: Any) -> None:
+    folder = Path(config["site_dir"]) / FIGURES
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, svg in _figures.items():
+        (folder / name).write_text(svg, encoding="utf-8")
 
 
 # MkDocs registers this hook under the name "tools/glue.py"; the pages' exec blocks `import glue`

@@ -1,0 +1,15 @@
+"""`make serve` rebuilds in place: a prose edit rebuilds its page only, a snippet edit the pages showing it."""
+
+import pytest
+from bench import project_copy, serve_session
+
+pytestmark = pytest.mark.xdist_group("serve")
+
+
+def test_dirty_rebuilds(tmp_path):
+    builds = serve_session(project_copy(tmp_path), ["", "docs/softmax.md", "snippets/causal/weights.py", ""])
+    first, prose, code, nothing = (pages for _seconds, pages in builds)
+    assert "causal" in first and "softmax" in first  # the first build builds everything
+    assert prose == ["softmax"]  # a prose edit: that page only
+    assert code == ["causal"]  # a snippet edit: the page that shows it, and only that one
+    assert nothing == []

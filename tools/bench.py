@@ -1,0 +1,176 @@
+"""`make bench`: how long the build, the rebuilds and the tests take, and how heavy the pages are.
+
+Prints one table (medians of several runs):
+
+(a) cold `mkdocs build --strict`, a new process, as CI and deployment run it;
+(b) the floor: the same build again in a process where every snippet has already run;
+(c) the snippets' own compute time, each run once in one warmed-up process;
+(d) the rebuild `mkdocs serve --dirty` does after a prose-only edit;
+(e) the rebuild after a one-snippet edit;
+(f) `make test`'s default suite, and the browser/audit group on its own line (one run: it is slow);
+(g) the largest page: its HTML, and everything it transfers (gzip, figures loaded).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+# Builds in one process, as `mkdocs serve --dirty` does. Each line of stdin names a file to edit
+# (or nothing) before the next build; each build prints its seconds and the pages it rewrote.
+SERVE = textwrap.dedent("""
+    import json, os, sys, time
+    from pathlib import Path
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    site = Path("site")
+    for line in sys.stdin:
+        if line.strip():
+            path = Path(line.strip())
+            path.write_text(path.read_text() + ("# edited\\n" if path.suffix == ".py" else "\\n수정.\\n"))
+        time.sleep(0.02)  # distinct modification times
+        before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
+        start = time.perf_counter()
+        build(load_config("mkdocs.yml", site_dir="site"), dirty=True)
+        seconds = time.perf_counter() - start
+        after = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
+        pages = sorted(str(p.parent.relative_to(site)) for p in after if before.get(p) != after[p])
+        print(json.dumps([seconds, pages]), flush=True)
+""")
+
+# Two clean builds in one process: the second finds every snippet already run (the floor).
+TWICE = textwrap.dedent("""
+    import os, sys, time
+    os.environ["NO_MKDOCS_2_WARNING"] = "1"
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    for _ in range(2):
+        start = time.perf_counter()
+        build(load_config("mkdocs.yml", site_dir=sys.argv[1], strict=True))
+        seconds = time.perf_counter() - start
+    print(seconds)
+""")
+
+# Every snippet once, after the imports they share, in one process.
+COMPUTE = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, "tools")
+    import koreanize_matplotlib, matplotlib.pyplot, torch  # noqa: F401
+    import glue
+    total = 0.0
+    for path in sorted(glue.SNIPPETS.rglob("*.py")):
+        name = path.relative_to(glue.SNIPPETS).as_posix()
+        start = time.perf_counter()
+        glue.run(name)
+        total += time.perf_counter() - start
+    print(total)
+""")
+
+
+def project_copy(destination: Path) -> Path:
+    """What a build reads, copied, so edits never touch the working tree."""
+    for part in ("docs", "snippets", "tools"):
+        shutil.copytree(ROOT / part, destination / part)
+    shutil.copy(ROOT / "mkdocs.yml", destination)
+    return destination
+
+
+def serve_session(project: Path, edits: list[str]) -> list[tuple[float, list[str]]]:
+    """One build per edit ("" = none), in one process under --dirty: (seconds, pages rewritten)."""
+    result = subprocess.run(
+        [sys.executable, "-c", SERVE], cwd=project, input="\n".join(edits) + "\n",
+        capture_output=True, text=True, env=ENV, timeout=600, check=True,
+    )
+    return [tuple(json.loads(line)) for line in result.stdout.splitlines()]
+
+
+def _python(code: str, *args: str) -> float:
+    out = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True,
+                         text=True, env=ENV, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def _wall(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, env=ENV, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def transferred(site: Path, page: Path) -> tuple[int, int]:
+    """gzip bytes of a page's HTML, and of everything it loads from the site (figures included)."""
+    html = page.read_bytes()
+    soup = BeautifulSoup(html, "html.parser")
+    refs = {e.get("href") for e in soup.find_all("link", rel="stylesheet")}
+    refs |= {e.get("src") for e in soup.find_all(["script", "img"])}
+    files = {(page.parent / r.split("?")[0]).resolve() for r in refs if r and "://" not in r and not r.startswith("data:")}
+    assets = sum(len(gzip.compress(f.read_bytes(), mtime=0)) for f in files if f.is_file())
+    size = len(gzip.compress(html, mtime=0))
+    return size, size + assets
+
+
+def main() -> None:
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        cold = statistics.median(
+            _wall([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp / f"a{i}")])
+            for i in range(RUNS)
+        )
+        floor = statistics.median(_python(TWICE, str(tmp / f"b{i}")) for i in range(RUNS))
+        compute = statistics.median(_python(COMPUTE) for _ in range(RUNS))
+        rows += [
+            ("(a) cold strict build", f"{cold:.2f} s", f"≤ 1.2 × (b + c) = {1.2 * (floor + compute):.2f} s",
+             cold <= 1.2 * (floor + compute)),
+            ("(b) the same build, every snippet already run", f"{floor:.2f} s", "", None),
+            ("(c) snippets' own compute, one process", f"{compute:.2f} s", "", None),
+        ]
+        prose, code = [], []
+        for i in range(RUNS):
+            project = project_copy(tmp / f"p{i}")
+            session = serve_session(project, ["", "docs/softmax.md", "snippets/causal/weights.py"])
+            prose.append(session[1][0])
+            code.append(session[2][0])
+        rows += [
+            ("(d) rebuild after a prose edit (serve --dirty)", f"{statistics.median(prose):.2f} s", "≤ 1 s",
+             statistics.median(prose) <= 1),
+            ("(e) rebuild after a snippet edit (serve --dirty)", f"{statistics.median(code):.2f} s", "", None),
+        ]
+        suite = statistics.median(
+            _wall([str(ROOT / ".venv/bin/pytest"), "-q", "-m", "not browser and not audit"]) for _ in range(RUNS)
+        )
+        web = _wall([str(ROOT / ".venv/bin/pytest"), "-q", "-n", "0", "-m", "browser or audit"])
+        rows += [
+            ("(f) make test: default suite", f"{suite:.1f} s", "≤ 60 s", suite <= 60),
+            ("(f) make test: browser and audit group (one run)", f"{web:.1f} s", "", None),
+        ]
+        site = tmp / "a0"
+        largest = max(site.rglob("index.html"), key=lambda p: transferred(site, p)[1])
+        html, total = transferred(site, largest)
+        name = largest.parent.relative_to(site).as_posix()
+        rows += [
+            (f"(g) largest page ({name}/): HTML, gzip", f"{html / 1024:.0f} KB", "", None),
+            (f"(g) largest page ({name}/): all it loads, gzip", f"{total / 1024:.0f} KB", "≤ 400 KB", total <= 400 * 1024),
+        ]
+    print(f"| measure (median of {RUNS}) | value | target | met |\n|---|---:|---|---|")
+    for what, value, target, met in rows:
+        print(f"| {what} | {value} | {target} | {'' if met is None else ('yes' if met else 'NO')} |")
+
+
+if __name__ == "__main__":
+    main()
