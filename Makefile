@@ -14,8 +14,9 @@ export NO_MKDOCS_2_WARNING := 1
 serve: $(BIN)/.installed
 	$(BIN)/mkdocs serve --livereload --dirty
 
+# For deployment: no lab cache, every notebook executes afresh.
 build: $(BIN)/.installed
-	$(BIN)/mkdocs build --strict
+	LABS_CACHE=false $(BIN)/mkdocs build --strict
 
 # The default suite, then the web group: headless Chromium, the Nu HTML checker, Lighthouse.
 test: $(BIN)/.installed node_modules/.installed chromium

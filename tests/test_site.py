@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import nbformat
 import pytest
 from audit import ROOT, base_path, build, pages
 from bs4 import BeautifulSoup
@@ -112,3 +113,11 @@ def test_generated_html_is_valid(site, tmp_path):
     )
     errors = [f"{Path(m['url']).name}:{m.get('lastLine')}: {m['message']}" for m in json.loads(result.stderr)["messages"]]
     assert not errors, "\n".join(errors)
+
+
+def test_labs_offer_their_notebook(site):
+    for lab in (ROOT / "docs/labs").glob("*.py"):
+        download = site / "labs" / lab.stem / f"{lab.stem}.ipynb"
+        nbformat.validate(nbformat.read(download, as_version=4))  # a valid notebook, next to the page
+        page = (download.parent / "index.html").read_text(encoding="utf-8")
+        assert f'labs/{lab.stem}/{lab.stem}.ipynb" title="노트북 내려받기' in page  # and its button

@@ -66,6 +66,7 @@ import matplotlib
 
 matplotlib.use("agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from mkdocs.plugins import event_priority  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SNIPPETS = ROOT / "snippets"
@@ -509,6 +510,63 @@ def mathml(page_html: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
+# Labs: docs/labs/<chapter>.py (jupytext percent, no outputs) -> an executed notebook page
+
+LAB_CELL = re.compile(r"# snippet: (\S+\.py)")
+LAB_BUILD = ROOT / ".cache" / "labs"  # generated notebooks (git-ignored); MkDocs reads them here
+LAB_SETUP = """\
+# Colab has torch and matplotlib; install the Korean font package if missing.
+import importlib.util, subprocess, sys
+if importlib.util.find_spec("koreanize_matplotlib") is None:
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "koreanize-matplotlib"], check=True)"""
+
+
+def lab_notebook(name: str) -> Any:
+    """The notebook of ``docs/labs/<name>.py``: each ``# snippet: chapter/x.py`` cell becomes that
+    snippet's code (one source of truth), a setup cell comes first, and cell ids are fixed, so the
+    same sources always give the same bytes."""
+    import jupytext
+    import nbformat
+
+    notebook = jupytext.read(DOCS / "labs" / f"{name}.py", fmt="py:percent")
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and (m := LAB_CELL.fullmatch(cell.source.strip())):
+            path = SNIPPETS / m[1]
+            if not path.is_file():
+                raise SnippetError(f"docs/labs/{name}.py includes a missing snippet snippets/{m[1]}")
+            cell.source = path.read_text(encoding="utf-8").rstrip()
+    first_code = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "code")
+    notebook.cells.insert(first_code, nbformat.v4.new_code_cell(LAB_SETUP))
+    for number, cell in enumerate(notebook.cells):
+        cell.id = f"{name}-{number}"
+        cell.metadata = {}
+    notebook.metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+        # The installed versions are part of the notebook, so mkdocs-jupyter's cache (keyed by the
+        # file's bytes) cannot serve a result computed with other libraries.
+        "handbook": {"requirements": hashlib.sha256((ROOT / "requirements.txt").read_bytes()).hexdigest()},
+    }
+    nbformat.validate(notebook)
+    return notebook
+
+
+def _lab_file(file: Any, config: Any) -> Any:
+    """Write the notebook of a lab source (only if its bytes changed) and return it as a page file."""
+    import nbformat
+    from mkdocs.structure.files import File
+
+    name = Path(file.src_uri).stem
+    target = LAB_BUILD / "labs" / f"{name}.ipynb"
+    text = nbformat.writes(lab_notebook(name))
+    if not target.is_file() or target.read_text(encoding="utf-8") != text:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return File(f"labs/{name}.ipynb", str(LAB_BUILD), config["site_dir"], config["use_directory_urls"])
+
+
+# --------------------------------------------------------------------------------------------
 # MkDocs hook events
 
 
@@ -516,10 +574,17 @@ def on_pre_build(config: Any) -> None:
     _figures.clear()
 
 
+@event_priority(50)  # before mkdocs-jupyter looks for notebooks among the files
 def on_files(files: Any, config: Any) -> Any:
-    """Under ``mkdocs serve --dirty`` only pages whose Markdown changed are rebuilt; a page must
+    """Labs: each ``docs/labs/<chapter>.py`` is replaced by its generated notebook, which
+    mkdocs-jupyter then executes and renders (and offers for download).
+
+    Under ``mkdocs serve --dirty`` only pages whose Markdown changed are rebuilt; a page must
     also be rebuilt when a snippet it shows has changed. Removing its built HTML makes MkDocs see
     it as modified. (A full build starts from an empty site, so this does nothing there.)"""
+    for file in [f for f in files if f.src_uri.startswith("labs/") and f.src_uri.endswith(".py")]:
+        files.remove(file)
+        files.append(_lab_file(file, config))
     for file in files.documentation_pages():
         shown = _uses.get(file.src_uri, {})
         if any(_current_source(name) != source for name, source in shown.items()):
@@ -536,6 +601,8 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     global _page_url, _page
     _page_url, _page = page.url, page.file.src_uri
     _uses[_page] = {}
+    if not page.file.src_uri.endswith(".md"):
+        return markdown  # a lab notebook: its numbers are its own printed outputs
     # Read the file itself, front matter included, so line numbers match the editor's and the tests'.
     source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
     file = f"docs/{page.file.src_path}"
@@ -554,11 +621,67 @@ def on_page_content(html_text: str, **_: Any) -> str:
     return mathml(html_text)
 
 
+_lab_css: dict[str, str] = {}  # stylesheet name -> CSS shared by the lab pages
+_TEX = re.compile(r"\$\$(.+?)\$\$|(?<![\\$])\$([^$\n]+?)\$", re.S)
+
+
+def on_post_page(output: str, page: Any, **_: Any) -> str:
+    """Lab pages as mkdocs-jupyter writes them need mending to meet the rest of the site:
+
+    * JupyterLab's stylesheets (about 590 KB) are inlined in every lab: move them to one shared file;
+    * MathJax and Mermaid loaders point at nothing or at a CDN: drop them, and render the TeX of
+      markdown cells as MathML at build time, like the chapters;
+    * Korean headings get empty ids that do not match the table of contents: give each heading the
+      id its table-of-contents entry links to;
+    * the copy buttons carry an aria-label without a role: they are buttons.
+    """
+    if not page.file.src_uri.startswith("labs/"):
+        return output
+    from bs4 import BeautifulSoup
+    from latex2mathml.converter import convert
+
+    head, _, rest = output.partition('<article class="md-content__inner md-typeset">')
+    body, _, tail = rest.partition("</article>")
+    article = BeautifulSoup(body, "html.parser")
+    css = "\n".join(style.extract().string or "" for style in article.find_all("style"))
+    name = f"labs-{hashlib.sha256(css.encode()).hexdigest()[:12]}.css"
+    _lab_css[name] = css
+    for script in article.find_all("script"):
+        if script.get("src") == "" or script.get("type") in ("text/x-mathjax-config", "module"):
+            script.decompose()
+    for cell in article.select(".jp-RenderedMarkdown"):
+        for text in cell.find_all(string=_TEX):
+            if text.find_parent(["code", "pre"]) is None:
+                math = _TEX.sub(lambda m: convert((m[1] or m[2]).strip(), display="block" if m[1] else "inline"), text)
+                text.replace_with(BeautifulSoup(math, "html.parser"))
+    frame = BeautifulSoup(head + tail, "html.parser")
+    anchors = list(dict.fromkeys(a["href"][1:] for a in frame.select(".md-nav--secondary a[href^='#']")))
+    headings = article.find_all(["h2", "h3", "h4", "h5", "h6"])  # the contents list these, twice
+    skip = frame.select_one("a.md-skip[href^='#']")  # "skip to content" points at the title
+    if skip and article.h1:
+        article.h1["id"] = skip["href"][1:]
+    if len(anchors) != len(headings):
+        log.warning(f"docs/{page.file.src_uri}: {len(headings)} headings but {len(anchors)} contents entries")
+    for heading, anchor in zip(headings, anchors):
+        heading["id"] = anchor
+        for link in heading.select("a.anchor-link"):
+            link["href"] = f"#{anchor}"
+    for heading in article.find_all(id=""):
+        del heading["id"]
+    for button in article.find_all("clipboard-copy"):
+        button["role"] = "button"
+    link = f'<link rel="stylesheet" href="{"../" * page.url.count("/")}assets/{name}">'
+    head = head.replace("</head>", f"{link}\n</head>", 1)
+    return f'{head}<article class="md-content__inner md-typeset">{article}</article>{tail}'
+
+
 def on_post_build(config: Any) -> None:
-    folder = Path(config["site_dir"]) / FIGURES
-    folder.mkdir(parents=True, exist_ok=True)
+    site = Path(config["site_dir"])
+    (site / FIGURES).mkdir(parents=True, exist_ok=True)
     for name, svg in _figures.items():
-        (folder / name).write_text(svg, encoding="utf-8")
+        (site / FIGURES / name).write_text(svg, encoding="utf-8")
+    for name, css in _lab_css.items():
+        (site / "assets" / name).write_text(css, encoding="utf-8")
 
 
 # MkDocs registers this hook under the name "tools/glue.py"; the pages' exec blocks `import glue`
