@@ -87,7 +87,8 @@ def project_copy(destination: Path) -> Path:
     """What a build reads, copied, so edits never touch the working tree."""
     for part in ("docs", "snippets", "tools"):
         shutil.copytree(ROOT / part, destination / part)
-    shutil.copy(ROOT / "mkdocs.yml", destination)
+    for part in ("mkdocs.yml", "requirements.txt"):
+        shutil.copy(ROOT / part, destination)
     return destination
 
 
