@@ -1,0 +1,26 @@
+import torch
+
+torch.manual_seed(0)  # the scaling chapter's big tensor: (30, 1024), U(-3, 3)
+length, d_k = 30, 1024
+a = torch.empty(length, d_k).uniform_(-3, 3)  # queries
+b = torch.empty(length, d_k).uniform_(-3, 3)  # keys
+v = torch.randn(length, 16)  # values
+g = torch.randn(length, 16)  # the gradient a loss would send back
+
+
+def attend(divisor):
+    q = a.clone().requires_grad_()
+    w = torch.softmax(q @ b.T / divisor, dim=-1)
+    (w @ v).backward(g)
+    return w.detach(), q.grad.norm(dim=-1)  # weights, push on each query
+
+
+wrong, wrong_push = attend(1.0)  # forgot to scale
+fixed, fixed_push = attend(d_k**0.5)
+top = [w.max(dim=-1).values for w in (wrong, fixed)]  # largest weight per row
+mean_top = [t.mean().item() for t in top]
+sharp_rows = [int((t > 0.99).sum()) for t in top]
+frozen = [int((p < 1e-6).sum()) for p in (wrong_push, fixed_push)]
+for i, name in enumerate(["QK^T", "QK^T / sqrt(d_k)"]):
+    print(f"{name}: mean largest weight {mean_top[i]:.4f}, rows above 0.99: "
+          f"{sharp_rows[i]}, frozen queries: {frozen[i]} of {length}")

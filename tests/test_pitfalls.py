@@ -1,0 +1,86 @@
+"""The pitfalls chapter's functions, on inputs the page does not show: each fix holds in general,
+each pitfall is not an accident of the one example the page prints."""
+
+import math
+
+import glue
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_softmax = glue.run("pitfalls/naive_softmax.py").namespace
+naive_softmax, stable_softmax = _softmax["naive_softmax"], _softmax["stable_softmax"]
+attend_padded = glue.run("pitfalls/pad_queries.py").namespace["attend"]
+attend_empty_row = glue.run("pitfalls/fully_masked.py").namespace["attend"]
+
+seeds = st.integers(0, 2**16)
+FLOATS = st.sampled_from([torch.float32, torch.float64])
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows=st.integers(1, 5), n=st.integers(1, 8), seed=seeds, offset=st.floats(-1e4, 1e4), dtype=FLOATS)
+def test_stable_softmax_is_torch_softmax_at_any_offset(rows, n, seed, offset, dtype):
+    generator = torch.Generator().manual_seed(seed)
+    z = (torch.randn(rows, n, generator=generator) * 5 + offset).to(dtype)
+    torch.testing.assert_close(stable_softmax(z), torch.softmax(z, dim=-1))
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(2, 8), seed=seeds, dtype=st.sampled_from([torch.float16, torch.float32]))
+def test_naive_softmax_overflows_where_the_fix_does_not(n, seed, dtype):
+    # The largest score sits just above log(largest finite number): exp gives inf, inf / inf is NaN.
+    generator = torch.Generator().manual_seed(seed)
+    z = torch.randn(n, generator=generator)
+    z = (z - z.max() + math.log(torch.finfo(dtype).max) + 1).to(dtype)
+    assert naive_softmax(z).isnan().any()
+    fixed = stable_softmax(z)
+    assert fixed.isfinite().all()
+    assert abs(fixed.float().sum().item() - 1) < 1e-2  # float16 rounds each of n entries
+
+
+@settings(max_examples=30, deadline=None)
+@given(lengths=st.lists(st.integers(1, 6), min_size=1, max_size=4), d=st.integers(1, 6), seed=seeds)
+def test_key_padding_mask_makes_padding_invisible_to_real_tokens(lengths, d, seed):
+    generator = torch.Generator().manual_seed(seed)
+    lengths_t = torch.tensor(lengths)
+    L = max(lengths)
+    keep = torch.arange(L) < lengths_t[:, None]
+    x = torch.randn(len(lengths), L, d, generator=generator)
+    weights = torch.randn(3, d, d, generator=generator)
+    out = attend_padded(x, keep, *weights)
+    for b, n in enumerate(lengths):
+        alone = attend_padded(x[b : b + 1, :n], keep[b : b + 1, :n], *weights)[0]
+        torch.testing.assert_close(out[b, :n], alone, rtol=1e-4, atol=1e-5)
+        masked_mean = (out[b] * keep[b, :, None]).sum(dim=0) / n  # the page's fix
+        torch.testing.assert_close(masked_mean, alone.mean(dim=0), rtol=1e-4, atol=1e-5)
+        # The pitfall: averaging the [PAD] rows in gives another vector. (With one real token,
+        # every row, [PAD] or not, can only copy that token's value, so the means agree.)
+        if 2 <= n < L:
+            assert not torch.allclose(out[b].mean(dim=0), alone.mean(dim=0), rtol=1e-4, atol=1e-5)
+
+
+@settings(max_examples=30, deadline=None)
+@given(fill=st.floats(min_value=float(torch.finfo(torch.float32).min), max_value=-1.0))
+def test_any_finite_fill_keeps_nan_out_of_the_gradient(fill):
+    row, grad_nans = attend_empty_row(fill, clear_row=True)
+    assert row == [0.0] * len(row) and grad_nans == 0
+
+
+@pytest.mark.parametrize("clear_row", [False, True])
+def test_minus_inf_fill_leaves_nan_in_the_gradient_even_when_the_row_is_cleared(clear_row):
+    _, grad_nans = attend_empty_row(float("-inf"), clear_row=clear_row)
+    assert grad_nans > 0
+
+
+def test_padded_attention_refuses_a_float_mask():
+    # A 0/1 float mask cannot be inverted: the snippet never guesses which value means "keep".
+    x, weights = torch.randn(1, 3, 2), torch.randn(3, 2, 2)
+    with pytest.raises(TypeError, match="invert"):
+        attend_padded(x, torch.tensor([[1.0, 1.0, 0.0]]), *weights)
+
+
+def test_padded_attention_refuses_a_mask_of_another_length():
+    x, weights = torch.randn(1, 3, 2), torch.randn(3, 2, 2)
+    with pytest.raises(RuntimeError, match="must match"):
+        attend_padded(x, torch.tensor([[True, True, True, False]]), *weights)
