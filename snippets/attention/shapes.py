@@ -16,7 +16,7 @@ def shapes(q, k, v):
     scores = q @ k.transpose(-2, -1)  # (..., L_Q, L_K)
     weights = torch.softmax(scores / q.shape[-1] ** 0.5, dim=-1)
     output = weights @ v  # (..., L_Q, d_v)
-    return [str(tuple(t.shape)) for t in (q, k, v, scores, weights, output)]
+    return [tuple(t.shape) for t in (q, k, v, scores, weights, output)]
 
 
 cases = {
@@ -28,4 +28,4 @@ cases = {
 names = ["Q", "K", "V", "scores", "weights", "output"]
 print(f"{'':8}" + "".join(f"{case:>16}" for case in cases))
 for i, name in enumerate(names):
-    print(f"{name:8}" + "".join(f"{shape[i]:>16}" for shape in cases.values()))
+    print(f"{name:8}" + "".join(f"{str(shape[i]):>16}" for shape in cases.values()))
