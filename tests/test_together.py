@@ -128,6 +128,17 @@ def test_fully_masked_rows_give_zero_like_sdpa_in_this_torch(kind, dtype):
     torch.testing.assert_close(out, expected, **TOL[dtype])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_a_row_filled_with_finfo_min_is_uniform_not_empty_like_sdpa(dtype):
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(4, 3, generator=g, dtype=dtype) for _ in range(3))
+    additive = torch.zeros(4, 4, dtype=dtype)
+    additive[1] = torch.finfo(dtype).min  # every key of row 1 "hidden" with a finite value
+    out, weights = attention(q, k, v, additive)
+    torch.testing.assert_close(weights[1], torch.full((4,), 0.25, dtype=dtype))
+    torch.testing.assert_close(out, SDPA(q, k, v, attn_mask=additive), **TOL[dtype])
+
+
 @settings(max_examples=30, deadline=None)
 @given(problems(), st.floats(0.1, 4))
 def test_scale_is_passed_on_like_sdpa(problem, scale):

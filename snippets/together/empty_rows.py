@@ -32,4 +32,5 @@ for name, f in {"softmax": plain, "safe": safe, "SDPA": sdpa}.items():
     print(f"{name:>7}: row 1 = {rows[name]}",
           f"NaN in grads = {sum(int(g.isnan().sum()) for g in grads[name])}")
 gap = max((a - b).abs().max().item() for a, b in zip(grads["safe"], grads["SDPA"]))
-print(f"max |grad safe - grad SDPA|: {gap:.1e}, torch {torch.__version__}")
+version = torch.__version__
+print(f"max |grad safe - grad SDPA|: {gap:.1e}, torch {version}")
