@@ -160,6 +160,23 @@ def test_dropout_is_off_unless_training():
     torch.testing.assert_close(out, dropped @ v)  # the returned weights made the output
 
 
+HALF_TOL = {torch.float16: {"rtol": 5e-3, "atol": 5e-3}, torch.bfloat16: {"rtol": 3e-2, "atol": 3e-2}}
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_16_bit_inputs_work_and_stay_within_their_precision_of_sdpa(dtype, seed):
+    # The contract accepts 16-bit floats too: the softmax then runs in that dtype, so the two
+    # implementations agree only to about its precision (eps: 1e-3 for float16, 8e-3 for bfloat16).
+    g = torch.Generator().manual_seed(seed)
+    q, k, v = (torch.randn(2, 3, 5, 4, generator=g).to(dtype) for _ in range(3))
+    keep = torch.rand(2, 1, 1, 5, generator=g) < 0.6
+    out, weights = attention(q, k, v, keep, causal=True)
+    expected = SDPA(q, k, v, attn_mask=keep & torch.ones(5, 5, dtype=torch.bool).tril())
+    assert out.dtype == weights.dtype == dtype
+    torch.testing.assert_close(out.float(), expected.float(), **HALF_TOL[dtype])
+
+
 # bad input ------------------------------------------------------------------------------------
 
 _q, _k, _v = torch.ones(2, 3, 4), torch.ones(2, 5, 4), torch.ones(2, 5, 6)
