@@ -1,0 +1,36 @@
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+L_Q, L_K, d = 3, 4, 4
+q0, k0, v0 = torch.randn(L_Q, d), torch.randn(L_K, d), torch.randn(L_K, d)
+keep = torch.ones(L_Q, L_K, dtype=torch.bool)
+keep[1] = False  # query 1 may see no key at all
+
+
+def plain(q, k, v):  # softmax as usual
+    s = (q @ k.T / d**0.5).masked_fill(~keep, -torch.inf)
+    return torch.softmax(s, dim=-1) @ v
+
+
+def safe(q, k, v):  # the two extra masked_fill calls of together/attention.py
+    s = (q @ k.T / d**0.5).masked_fill(~keep, -torch.inf)
+    empty = torch.isneginf(s).all(dim=-1, keepdim=True)  # (L_Q, 1): True for row 1
+    return torch.softmax(s.masked_fill(empty, 0), dim=-1).masked_fill(empty, 0) @ v
+
+
+def sdpa(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
+
+
+rows, grads = {}, {}
+for name, f in {"softmax": plain, "safe": safe, "SDPA": sdpa}.items():
+    q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
+    out = f(q, k, v)
+    out.sum().backward()
+    rows[name], grads[name] = out[1].tolist(), [t.grad for t in (q, k, v)]
+    print(f"{name:>7}: row 1 = {rows[name]}",
+          f"NaN in grads = {sum(int(g.isnan().sum()) for g in grads[name])}")
+gap = max((a - b).abs().max().item() for a, b in zip(grads["safe"], grads["SDPA"]))
+version = torch.__version__
+print(f"max |grad safe - grad SDPA|: {gap:.1e}, torch {version}")
