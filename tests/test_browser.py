@@ -11,7 +11,14 @@ from playwright.sync_api import sync_playwright
 pytestmark = pytest.mark.browser
 
 # Each key term must bring up its chapter first in the site search.
-SEARCH = {"인과": "causal/", "마스크": "causal/"}
+SEARCH = {
+    "마스크": "causal/",  # the first chapter about masks
+    "소프트맥스": "softmax/",
+    "스케일링": "scaling/",
+    "패딩": "padding/",
+    "지수함수": "exp/",
+    "용어집": "glossary/",
+}
 
 
 @pytest.fixture(scope="module")

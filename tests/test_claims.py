@@ -80,6 +80,8 @@ def test_claims_inside_code_blocks_are_examples_not_claims():
         '`4`{ data-claim="causal/weights.py T" }',  # no ": "
         '`4`{ data-claim="weights: T" }',  # not a .py file
         '`4`{data-claim=causal/weights.py: T}',  # unquoted
+        '`2.13`{ data-claim="x/y.py: torch.__version__" }',  # Markdown would read __ as bold
+        '`2.0`{ data-claim="causal/steps.py: 4**0.5" }',  # ** touching a name: bold
     ],
 )
 def test_malformed_claims_are_errors(bad):

@@ -11,5 +11,5 @@ def test_dirty_rebuilds(tmp_path):
     first, prose, code, nothing = (pages for _seconds, pages in builds)
     assert "causal" in first and "softmax" in first  # the first build builds everything
     assert prose == ["softmax"]  # a prose edit: that page only
-    assert code == ["causal"]  # a snippet edit: the page that shows it, and only that one
+    assert code == ["causal", "labs/causal"]  # a snippet edit: the pages that show it (chapter, lab)
     assert nothing == []

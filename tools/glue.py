@@ -370,8 +370,21 @@ def claims(text: str, file: str) -> list[Claim]:
             snippet, sep, expr = m["target"].partition(": ")
             if not sep or not snippet.endswith(".py") or not expr.strip():
                 raise ValueError(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"')
+            if _emphasis(expr):  # Markdown would read it as bold or italic and break the span
+                raise ValueError(f"{file}:{number}: claim expression {expr!r} has __, or * touching "
+                                 "a name: write x ** 0.5 with spaces, or name the value in the snippet")
             found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip()))
     return found
+
+
+def _emphasis(expr: str) -> bool:
+    """Whether Markdown could take part of an expression for emphasis: ``__`` anywhere, or a run
+    of ``*`` with a non-space on either side (``a * b`` and ``x ** 0.5`` are safe, ``x**0.5`` not)."""
+    padded = f" {expr} "
+    return "__" in expr or any(
+        not (padded[m.start() - 1].isspace() and padded[m.end()].isspace())
+        for m in re.finditer(r"\*+", padded)
+    )
 
 
 @dataclass(frozen=True)
