@@ -18,9 +18,11 @@ serve: $(BIN)/.installed
 build: $(BIN)/.installed
 	LABS_CACHE=false $(BIN)/mkdocs build --strict
 
-# The default suite, then the web group: headless Chromium, the Nu HTML checker, Lighthouse.
+# Three groups: the default suite; every snippet as its own process, as a reader runs it; then
+# the web group (headless Chromium, Lighthouse), one page at a time so timings are fair.
 test: $(BIN)/.installed node_modules/.installed chromium
-	$(BIN)/pytest -m "not browser and not audit"
+	$(BIN)/pytest -m "not standalone and not browser and not audit"
+	$(BIN)/pytest -m standalone
 	$(BIN)/pytest -m "browser or audit" -n 0
 
 # Build, rebuild and test times, page weight: one table (tools/bench.py says what each line is).

@@ -8,8 +8,8 @@ FLOOR = 95
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory):
-    return audit.audit(audit.build(tmp_path_factory.mktemp("site")))
+def results(site):
+    return audit.audit(site)
 
 
 def test_lighthouse_scores(results):

@@ -22,11 +22,6 @@ SEARCH = {
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return audit.build(tmp_path_factory.mktemp("site"))
-
-
-@pytest.fixture(scope="module")
 def base(site):
     with audit.serve(site) as url:
         yield url

@@ -7,9 +7,10 @@ pytestmark = pytest.mark.xdist_group("serve")
 
 
 def test_dirty_rebuilds(tmp_path):
-    builds = serve_session(project_copy(tmp_path), ["", "docs/softmax.md", "snippets/causal/weights.py", ""])
+    small = project_copy(tmp_path, pages=("index.md", "causal.md", "softmax.md"))
+    builds = serve_session(small, ["", "docs/softmax.md", "snippets/causal/weights.py", ""])
     first, prose, code, nothing = (pages for _seconds, pages in builds)
     assert "causal" in first and "softmax" in first  # the first build builds everything
     assert prose == ["softmax"]  # a prose edit: that page only
-    assert code == ["causal", "labs/causal"]  # a snippet edit: the pages that show it (chapter, lab)
+    assert code == ["causal"]  # a snippet edit: the page that shows it, and only that one
     assert nothing == []

@@ -12,12 +12,7 @@ from audit import ROOT, base_path, build, pages
 from bs4 import BeautifulSoup
 
 
-pytestmark = pytest.mark.xdist_group("site")  # one worker builds the site once for all of these
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build(tmp_path_factory.mktemp("site"))
+pytestmark = pytest.mark.xdist_group("site")  # on one worker, which builds the site once (conftest)
 
 
 def page(site: Path, name: str) -> BeautifulSoup:

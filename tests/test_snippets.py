@@ -15,6 +15,7 @@ def test_there_are_snippets():
     assert len(SNIPPETS) >= 8
 
 
+@pytest.mark.standalone  # a new Python per snippet (about 1.5 s each): `make test` runs these apart
 @pytest.mark.parametrize("name", SNIPPETS)
 def test_snippet_runs_alone(name, tmp_path):
     # From an empty folder, with a headless backend: no other file of the project is needed.

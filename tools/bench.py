@@ -7,7 +7,8 @@ Prints one table (medians of several runs):
 (c) the snippets' own compute time, each run once in one warmed-up process;
 (d) the rebuild `mkdocs serve --dirty` does after a prose-only edit;
 (e) the rebuild after a one-snippet edit;
-(f) `make test`'s default suite, and the browser/audit group on its own line (one run: it is slow);
+(f) `make test`'s default suite; the standalone snippet runs and the browser/audit group on lines
+    of their own (one run each: they are slow);
 (g) the largest page: its HTML, and everything it transfers (gzip, figures loaded).
 """
 
@@ -83,9 +84,14 @@ COMPUTE = textwrap.dedent("""
 """)
 
 
-def project_copy(destination: Path) -> Path:
-    """What a build reads, copied, so edits never touch the working tree."""
-    for part in ("docs", "snippets", "tools"):
+def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
+    """What a build reads, copied, so edits never touch the working tree. With ``pages``, only
+    those chapters (and no labs): a small site, for tests."""
+    only = shutil.ignore_patterns("labs", "*.md") if pages else None
+    shutil.copytree(ROOT / "docs", destination / "docs", ignore=only)
+    for page in pages:
+        shutil.copy(ROOT / "docs" / page, destination / "docs" / page)
+    for part in ("snippets", "tools"):
         shutil.copytree(ROOT / part, destination / part)
     for part in ("mkdocs.yml", "requirements.txt"):
         shutil.copy(ROOT / part, destination)
@@ -152,12 +158,15 @@ def main() -> None:
              statistics.median(prose) <= 1),
             ("(e) rebuild after a snippet edit (serve --dirty)", f"{statistics.median(code):.2f} s", "", None),
         ]
+        pytest = [str(ROOT / ".venv/bin/pytest"), "-q", "-m"]
         suite = statistics.median(
-            _wall([str(ROOT / ".venv/bin/pytest"), "-q", "-m", "not browser and not audit"]) for _ in range(RUNS)
+            _wall([*pytest, "not standalone and not browser and not audit"]) for _ in range(RUNS)
         )
-        web = _wall([str(ROOT / ".venv/bin/pytest"), "-q", "-n", "0", "-m", "browser or audit"])
+        alone = _wall([*pytest, "standalone"])
+        web = _wall([*pytest, "browser or audit", "-n", "0"])
         rows += [
             ("(f) make test: default suite", f"{suite:.1f} s", "≤ 60 s", suite <= 60),
+            ("(f) make test: snippets as own processes (one run)", f"{alone:.1f} s", "", None),
             ("(f) make test: browser and audit group (one run)", f"{web:.1f} s", "", None),
         ]
         site = tmp / "a0"
