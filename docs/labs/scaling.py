@@ -1,0 +1,138 @@
+# %% [markdown]
+# # 실습: 스케일링
+#
+# [스케일링](../../scaling/) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터 차례로
+# 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
+
+# %% [markdown]
+# ## 씨앗 실험과 선명함의 측정
+#
+# 구간 $[-3, 3]$ 에서 고르게 뽑은 수로 $30 \times 30$ 점수 표를 만들고, 나눈 것과 나누지 않은 것의 어텐션
+# 가중치를 같은 색 눈금으로 그립니다. 이어서 같은 점수 표의 엔트로피, 최대 가중치, 야코비안 노름을 잽니다.
+
+# %%
+# snippet: scaling/seed.py
+
+# %%
+# snippet: scaling/sharpness.py
+
+# %% [markdown]
+# ### 해 보기: √d 대신 d 로 나누면
+#
+# 큰 텐서를 $\sqrt{1024}$ 가 아니라 $1024$ 로 나누면 히트맵은 어떻게 보일까요? 평균 엔트로피와 평균 최대
+# 가중치를 예상해 보세요. 비교할 기준은 균등한 줄의 엔트로피 $\log\, 30$ 과 최대 가중치 $\tfrac{1}{30}$ 입니다.
+#
+# <details><summary>답</summary>
+#
+# 칸마다 거의 같은 색이 됩니다. 가중치가 모두 $\tfrac{1}{30}$ 근처라 색 눈금 바닥의 짙은 남색 한 가지입니다.
+# 엔트로피는 $\log\, 30$ 에 붙고, 최대 가중치는 $\tfrac{1}{30}$ 에 가깝습니다. 점수의 표준편차가
+# $\sigma^2 \sqrt{d}$ 인데 $d$ 로 나누면 $\tfrac{\sigma^2}{\sqrt{d}}$ 로 줄어, 점수끼리의 차이가 거의 사라지기
+# 때문입니다. 나누지 않으면 원-핫, $d$ 로 나누면 균등, $\sqrt{d}$ 로 나눠야 그 사이입니다.
+#
+# </details>
+
+# %%
+import math
+
+p = torch.softmax(big / big_dim, dim=-1)
+mean_h, mean_top = entropy(p).mean().item(), p.amax(dim=-1).mean().item()
+print(f"평균 엔트로피   {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
+print(f"평균 최대 가중치 {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
+plt.figure(figsize=(3.4, 3))
+plt.imshow(p, cmap="cividis", vmin=0, vmax=1)
+plt.title("큰 텐서 ÷ 1024")
+plt.colorbar()
+plt.show()
+
+# %% [markdown]
+# ## 분산이 √d 로 커진다
+#
+# 성분이 독립이고 평균 $0$, 분산 $\sigma^2$ 이면 내적의 표준편차는 $\sigma^2 \sqrt{d}$ 입니다. 여러 $d$ 에서
+# `dot_products` 로 잽니다.
+
+# %%
+# snippet: scaling/variance.py
+
+# %% [markdown]
+# ### 해 보기: 성분의 분포를 바꾸면
+#
+# `dot_products(n, d, low=-1.0, high=1.0)` 처럼 성분을 $U(-1, 1)$ 에서 뽑으면 $\sqrt{d}$ 로 나눈 표준편차는 얼마일까요?
+# $d$ 에 따라 달라질까요? 균등 분포 $U(a, b)$ 의 분산은 $\frac{(b - a)^2}{12}$ 입니다.
+#
+# <details><summary>답</summary>
+#
+# $U(-1, 1)$ 의 분산은 $\sigma^2 = \tfrac{4}{12} = \tfrac13$ 이므로, $\sqrt{d}$ 로 나눈 표준편차는 $d$ 와 상관없이
+# $\sigma^2 = \tfrac13$ 근처입니다. 나누기는 $d$ 에 따라 **달라지는** 부분만 없애고, 퍼짐의 크기 자체는 성분의
+# 분산이 정합니다. 논문처럼 분산이 $1$ 이면 나눈 표준편차도 $1$ 입니다.
+#
+# </details>
+
+# %%
+for d in [4, 64, 1024]:
+    s = dot_products(n, d, low=-1.0, high=1.0)
+    by_sqrt_d = (s / d**0.5).std().item()
+    print(f"d={d:5d}: std {s.std().item():.3f}, /sqrt(d) {by_sqrt_d:.3f}")
+
+# %% [markdown]
+# ## d_k 는 헤드 하나의 폭
+#
+# 모델 폭 $512$ 를 헤드 여덟 개로 나누면 헤드 하나의 쿼리·키 길이는 $64$ 이고, 나누는 수도 그 제곱근입니다.
+
+# %%
+# snippet: scaling/dk.py
+
+# %% [markdown]
+# ### 해 보기: 헤드를 열여섯 개로
+#
+# 모델 폭은 그대로 두고 헤드를 열여섯 개로 늘리면 `q` 의 모양과 나누는 수는 어떻게 될까요? SDPA 는 여전히 같은
+# 수로 나눌까요?
+#
+# <details><summary>답</summary>
+#
+# 헤드 하나의 폭이 절반이 되어 `q` 는 (배치, 16, 토큰, 32) 이고, 나누는 수는 $\sqrt{32}$ 입니다. SDPA 는 따로
+# 알려 주지 않아도 쿼리의 마지막 축 길이로 나누므로 결과가 같습니다. $d_k$ 는 모델 폭도 레이어 수도 아니고,
+# 내적에서 실제로 더하는 곱의 개수라는 것을 다시 확인할 수 있습니다.
+#
+# </details>
+
+# %%
+heads = 16
+d_k = d_model // heads  # split_heads reads these two names
+q16, k16, v16 = split_heads(w_q(x)), split_heads(w_k(x)), split_heads(x)
+out16 = torch.softmax(q16 @ k16.transpose(-2, -1) / d_k**0.5, dim=-1) @ v16
+print("q:", tuple(q16.shape), f" divided by sqrt({d_k}) = {d_k**0.5:.4f}")
+torch.allclose(out16, F.scaled_dot_product_attention(q16, k16, v16), atol=1e-5)
+
+# %% [markdown]
+# ## 점수에 닿는 기울기
+#
+# 큰 텐서 $d = 1024$ 에서 나누지 않음, $\sqrt{d}$, $d$ 로 나눔을 견주어, 소프트맥스의 입력과 쿼리에 닿는
+# 기울기를 autograd 로 잽니다.
+
+# %%
+# snippet: scaling/gradient.py
+
+# %% [markdown]
+# ### 해 보기: 나누는 수를 훑기
+#
+# 나누는 수를 $1$ 부터 $1024$ 까지 두 배씩 바꾸면, 멈춘 쿼리의 수와 쿼리 기울기의 중앙값은 어떻게 변할까요?
+# 중앙값이 가장 큰 곳은 어디쯤일까요?
+#
+# <details><summary>답</summary>
+#
+# 작은 수로 나누면(온도가 낮으면) 소프트맥스가 포화해서 멈춘 쿼리가 많고 중앙값이 아주 작습니다. 나누는 수를
+# 키우면 멈춘 쿼리가 사라지고 중앙값이 커지다가, $\sqrt{d} = 32$ 근처(그 절반과 두 배 사이)에서 가장 크고, 그보다 크게 나누면 가중치가
+# 균등해지고 $\frac{\partial z}{\partial q}$ 도 작아져 다시 줄어듭니다. 정확한 꼭대기는 예제마다 조금씩
+# 다르지만, $\sqrt{d}$ 가 "너무 뜨겁지도 차갑지도 않은" 온도라는 것이 이 곡선입니다.
+#
+# </details>
+
+# %%
+for divisor in [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]:
+    q = a.clone().requires_grad_()
+    out = torch.softmax(q @ b.T / divisor, dim=-1) @ v
+    out.backward(g)  # the same upstream gradient as above
+    per_query = q.grad.norm(dim=-1)
+    print(f"divide by {divisor:4}: frozen {int((per_query < 1e-6).sum()):2},",
+          f"median |dL/dq_i| {per_query.median().item():.3g}")

@@ -1,0 +1,136 @@
+# %% [markdown]
+# # 실습: 모두 합치기
+#
+# [모두 합치기](../../together/) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터 차례로
+# 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
+
+# %% [markdown]
+# ## 검사하는 attention 함수
+#
+# 점수를 $\sqrt{d_k}$ 로 나누고, 마스크를 더하고, 키 방향으로 소프트맥스하고, 값을 섞어 `(output, weights)` 를
+# 돌려줍니다. 불리언 마스크의 `True` 는 SDPA 처럼 **참여**입니다. 파일의 끝은 일부러 잘못 불러 본 호출과 그
+# 오류입니다.
+
+# %%
+# snippet: together/attention.py
+
+# %% [markdown]
+# ### 해 보기: 0 과 1 로 된 마스크
+#
+# 토크나이저가 돌려준 `[1, 1, 1, 0, 0]` 같은 정수 마스크를 그대로 넘기면 어떻게 될까요? `mask.bool()` 로 바꿔
+# 넘길 때와 `mask == 0` 으로 바꿔 넘길 때, 첫 쿼리의 가중치는 각각 어떻게 될까요? 여기서 `q` 와 `k` 는 모두
+# $1$ 이라 점수가 모두 같습니다.
+#
+# <details><summary>답</summary>
+#
+# 정수 마스크는 `TypeError` 로 거절됩니다. `1` 이 참여인지 가림인지는 만든 사람만 알기 때문입니다.
+# `mask.bool()` 은 `1` 을 참여로 읽어 앞의 세 키가 $\tfrac13$ 씩 나눠 갖고, `mask == 0` 은 `1` 을 가림으로 읽어
+# 뒤의 두 키가 $\tfrac12$ 씩 나눠 갖습니다. 두 변환은 정반대의 칸을 보므로, 마스크를 만든 쪽의 규약을 알고
+# 골라야 합니다.
+#
+# </details>
+
+# %%
+ints = torch.tensor([1, 1, 1, 0, 0])
+try:
+    attention(q, k, v, ints)
+except TypeError as error:
+    print("TypeError:", error)
+print("mask.bool():", attention(q, k, v, ints.bool())[1][0])
+print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
+
+# %% [markdown]
+# ## 모두 가려진 줄
+#
+# 볼 키가 없는 줄을 보통의 소프트맥스, 이 장의 두 `masked_fill`, SDPA 로 계산해 출력과 기울기를 견줍니다.
+
+# %%
+# snippet: together/empty_rows.py
+
+# %% [markdown]
+# ### 해 보기: -inf 대신 가장 작은 유한한 수
+#
+# 같은 줄을 불리언 마스크가 아니라 `torch.finfo(torch.float32).min` 으로 채운 실수 마스크로 가리면, `attention` 이
+# 내는 그 줄의 가중치는 $0$ 일까요? 줄마다 가중치의 합은 얼마일까요?
+#
+# <details><summary>답</summary>
+#
+# $0$ 이 아니라 네 키에 고르게 $\tfrac14$ 씩입니다. 이 함수가 "모두 가려짐"으로 보는 것은 줄의 모든 칸이 정확히
+# $-\infty$ 인 경우뿐입니다. 유한한 값으로 채우면 그 줄의 점수가 모두 같아지고, 소프트맥스의 이동 불변성 때문에
+# 균등 분포가 됩니다. SDPA 도 같은 결과를 냅니다. 불리언 마스크에서는 그 줄의 합이 $0$, 실수 마스크에서는 $1$
+# 이지만, 어느 쪽이든 뜻 없는 출력이니 손실에서 빼야 합니다.
+#
+# </details>
+
+# %%
+low = torch.zeros(L_Q, L_K).masked_fill(~keep, torch.finfo(torch.float32).min)
+for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
+    out, w = attention(q0, k0, v0, mask)
+    same = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
+    print(f"{name:>15}: row 1 = {w[1].tolist()}")
+    print(f"{'':>15}  row sums = {w.sum(dim=-1).tolist()}, same as SDPA: {same}")
+
+# %% [markdown]
+# ## 인과 마스크의 정렬
+#
+# 쿼리가 키보다 적을 때 `causal=True`(SDPA 의 `is_causal=True`)는 왼쪽 위에 맞추고, KV 캐시에서는 오른쪽 아래에
+# 맞춘 마스크가 필요합니다.
+
+# %%
+# snippet: together/causal.py
+
+# %% [markdown]
+# ### 해 보기: 새 토큰이 하나일 때와 넷일 때
+#
+# 글을 한 토큰씩 생성하면 새 쿼리가 하나($L_Q = 1$)입니다. 이때 두 정렬은 각각 키를 몇 개 볼까요? 반대로 새 쿼리가
+# 넷($L_Q = L_K$)이면 두 정렬이 같을까요?
+#
+# <details><summary>답</summary>
+#
+# $L_Q = 1$ 이면 왼쪽 위 정렬은 첫 키 하나만, 오른쪽 아래 정렬은 키 넷을 모두 봅니다. 한 토큰씩 생성할 때
+# `is_causal=True` 를 그대로 쓰면, 새 토큰이 앞의 문맥을 하나도 보지 못하는 셈입니다. $L_Q = L_K$ 이면 두 정렬은
+# 같은 마스크입니다. 정렬이 문제 되는 것은 길이가 다를 때뿐입니다.
+#
+# </details>
+
+# %%
+for n_new in (1, 2, 4):
+    top = torch.ones(n_new, L_K, dtype=torch.bool).tril()
+    bottom = torch.ones(n_new, L_K, dtype=torch.bool).tril(L_K - n_new)
+    print(f"L_Q={n_new}: top-left sees {top.sum(-1).tolist()},",
+          f"bottom-right sees {bottom.sum(-1).tolist()},",
+          f"same: {torch.equal(top, bottom)}")
+
+# %% [markdown]
+# ## 여러 헤드로 나누고 합치기
+#
+# 투영, `split`, 헤드별 어텐션, merge, 출력 투영을 직접 쓰고, 같은 가중치를 복사해 넣은
+# `nn.MultiheadAttention` 과 견줍니다.
+
+# %%
+# snippet: together/multihead.py
+
+# %% [markdown]
+# ### 해 보기: 헤드 수만 바꾸면
+#
+# 가중치 `params` 는 그대로 두고 헤드를 넷으로 바꾸면 출력이 달라질까요? 같은 가중치에 헤드를 넷으로 만든 MHA 와는
+# 같을까요?
+#
+# <details><summary>답</summary>
+#
+# 출력은 달라집니다. 투영 행렬이 같아도 마지막 축을 자르는 방식이 바뀌어, 내적을 더하는 묶음과 소프트맥스를 하는
+# 단위가 달라지기 때문입니다. 헤드가 넷이면 헤드 하나의 폭은 둘이고 나누는 수도 $\sqrt{2}$ 입니다. 그래도 헤드가
+# 넷인 MHA 와는 반올림 범위에서 같습니다. 헤드 수는 가중치에 들어 있지 않은, 모델 구조의 일부입니다.
+#
+# </details>
+
+# %%
+by_four = multihead(x_q, x_kv, 4, *params, keep[:, None, None, :])
+mha4 = torch.nn.MultiheadAttention(d_model, 4, batch_first=True)
+with torch.no_grad():
+    for param, value in zip(mha4.parameters(), params):
+        param.copy_(value)
+    by_mha4, _ = mha4(x_q, x_kv, x_kv, key_padding_mask=~keep)
+print(f"max |4 heads - 2 heads|: {(by_four - ours).abs().max().item():.1e}")
+print(f"max |4 heads - MHA(4)| : {(by_four - by_mha4).abs().max().item():.1e}")
