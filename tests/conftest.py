@@ -4,14 +4,24 @@ import sys
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The site, built once per test process by `mkdocs build --strict` (tools/audit.py)."""
+def site(tmp_path_factory, worker_id):
+    """The site, built once per test run by `mkdocs build --strict` (tools/audit.py), however many
+    xdist workers ask for it: the first builds it under a lock, the others wait and reuse it."""
     from audit import build
 
-    return build(tmp_path_factory.mktemp("site"))
+    if worker_id == "master":  # not distributed
+        return build(tmp_path_factory.mktemp("site"))
+    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker of this run
+    done = shared / "site.built"
+    with FileLock(str(shared / "site.lock")):
+        if not done.is_file():
+            build(shared / "site")
+            done.touch()  # only after a successful (strict) build
+    return shared / "site"

@@ -3,9 +3,6 @@
 import pytest
 from bench import project_copy, serve_session
 
-pytestmark = pytest.mark.xdist_group("serve")
-
-
 def test_dirty_rebuilds(tmp_path):
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "softmax.md"))
     builds = serve_session(small, ["", "docs/softmax.md", "snippets/causal/weights.py", ""])

@@ -12,9 +12,6 @@ from audit import ROOT, base_path, build, pages
 from bs4 import BeautifulSoup
 
 
-pytestmark = pytest.mark.xdist_group("site")  # on one worker, which builds the site once (conftest)
-
-
 def page(site: Path, name: str) -> BeautifulSoup:
     return BeautifulSoup((site / name / "index.html").read_text(encoding="utf-8"), "html.parser")
 
