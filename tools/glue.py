@@ -47,6 +47,7 @@ identifiers (``float32``, ``d_k``) are fine.
 from __future__ import annotations
 
 import ast
+import base64
 import builtins
 import contextlib
 import hashlib
@@ -78,7 +79,8 @@ SVG_RC = {"svg.hashsalt": "attention-handbook", "svg.fonttype": "path"}
 log = logging.getLogger("mkdocs.hooks.glue")
 
 FIGURES = "assets/figures/"  # in the built site
-_figures: dict[str, str] = {}  # file name -> SVG, for the figures of the current build
+_figures: dict[str, str | bytes] = {}  # file name -> SVG text or PNG bytes, of the current build
+_alts: dict[tuple[str, int], str] = {}  # (snippet, figure number) -> the alt text a chapter gave it
 _page_url = ""  # the page being built ("causal/"): figure links are relative to it
 _page: str | None = None  # its source ("causal.md"), while it is being built
 _uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it was built with}
@@ -176,6 +178,7 @@ class Run:
         )
         name = hashlib.sha256(svg.encode()).hexdigest()[:16] + ".svg"
         _figures[name] = svg
+        _alts[(self.name, index)] = alt  # the lab showing this snippet reuses it
         src = "../" * _page_url.count("/") + FIGURES + name
         image = (
             f'<img class="snippet-figure" src="{src}" alt="{html.escape(alt)}" '
@@ -646,7 +649,8 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
       markdown cells as MathML at build time, like the chapters;
     * Korean headings get empty ids that do not match the table of contents: give each heading the
       id its table-of-contents entry links to;
-    * the copy buttons carry an aria-label without a role: they are buttons.
+    * the copy buttons carry an aria-label without a role: they are buttons;
+    * figures are inline base64 PNGs: make them files, loaded lazily, like the chapters' figures.
     """
     if not page.file.src_uri.startswith("labs/"):
         return output
@@ -683,16 +687,37 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
         del heading["id"]
     for button in article.find_all("clipboard-copy"):
         button["role"] = "button"
+    for image in article.find_all("img", src=re.compile(r"^data:image/png;base64,")):
+        image["alt"] = _lab_alt(image)
+        png = base64.b64decode(image["src"].split(",", 1)[1])
+        figure = hashlib.sha256(png).hexdigest()[:16] + ".png"  # a file, named by its content
+        _figures[figure] = png
+        image["src"] = "../" * page.url.count("/") + FIGURES + figure
+        image["loading"], image["decoding"] = "lazy", "async"
     link = f'<link rel="stylesheet" href="{"../" * page.url.count("/")}assets/{name}">'
     head = head.replace("</head>", f"{link}\n</head>", 1)
     return f'{head}<article class="md-content__inner md-typeset">{article}</article>{tail}'
 
 
+def _lab_alt(image: Any) -> str:
+    """Korean alt text for a figure in a lab: the chapter's own alt text when the cell is a
+    chapter snippet (same code, same figure), else a description of where it comes from."""
+    cell = image.find_parent(class_="jp-Cell")
+    code = cell.select_one(".jp-InputArea pre").get_text().rstrip() if cell else ""
+    shown = cell.select(".jp-OutputArea img") if cell else [image]
+    for name, run_ in _runs.items():
+        if run_.source.rstrip() == code and (name, shown.index(image)) in _alts:
+            return _alts[(name, shown.index(image))]
+    heading = image.find_previous(["h2", "h3"])
+    return f"실습 셀이 그린 그림 ({heading.get_text(strip=True).rstrip('¶')} 절)" if heading else "실습 셀이 그린 그림"
+
+
 def on_post_build(config: Any) -> None:
     site = Path(config["site_dir"])
     (site / FIGURES).mkdir(parents=True, exist_ok=True)
-    for name, svg in _figures.items():
-        (site / FIGURES / name).write_text(svg, encoding="utf-8")
+    for name, content in _figures.items():
+        path = site / FIGURES / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
     for name, css in _lab_css.items():
         (site / "assets" / name).write_text(css, encoding="utf-8")
 
