@@ -57,8 +57,11 @@ import logging
 import math
 import re
 import sys
+import os
+import tempfile
 import textwrap
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +70,7 @@ import matplotlib
 
 matplotlib.use("agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -568,18 +572,79 @@ def lab_notebook(name: str) -> Any:
     return notebook
 
 
-def _lab_file(file: Any, config: Any) -> Any:
-    """Write the notebook of a lab source (only if its bytes changed) and return it as a page file."""
+class LabError(Exception):
+    """A lab notebook failed to run: the build stops and names the lab and the cell."""
+
+
+def execute_lab(name: str, text: str) -> Any:
+    """Run a lab notebook (its JSON text) top to bottom in a new kernel, as Jupyter would, in an
+    empty working folder; return it with its outputs, marked with the hash of ``text``. A cell that
+    raises stops the run with ``LabError``."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    notebook = nbformat.reads(text, as_version=4)
+    with tempfile.TemporaryDirectory() as folder:
+        client = NotebookClient(notebook, timeout=300, kernel_name="python3", record_timing=False,
+                                resources={"metadata": {"path": folder}})
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            report = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # the kernel colours its traceback
+            raise LabError(f"docs/labs/{name}.py: a cell raised while the notebook ran\n{report}") from None
+    for cell in (c for c in notebook.cells if c.cell_type == "code"):
+        outputs = []  # the kernel sends printed text in chunks timed by chance: join them
+        for output in cell.outputs:
+            if outputs and output.output_type == outputs[-1].output_type == "stream" and output.name == outputs[-1].name:
+                outputs[-1].text += output.text
+            else:
+                outputs.append(output)
+        cell.outputs = outputs
+    notebook.metadata["handbook"]["source"] = hashlib.sha256(text.encode()).hexdigest()
+    return notebook
+
+
+def lab_is_current(text: str, executed: Path) -> bool:
+    """Whether ``executed`` holds the outputs of exactly this notebook text (the text carries the
+    snippets' code and the hash of requirements.txt, so any change to either runs it again)."""
+    import nbformat
+
+    if not executed.is_file():
+        return False
+    ran = nbformat.read(executed, as_version=4).metadata.get("handbook", {}).get("source")
+    return ran == hashlib.sha256(text.encode()).hexdigest()
+
+
+_labs: dict[str, str] = {}  # lab name -> its notebook with no outputs, as readers download it
+_lab_runs: dict[str, Any] = {}  # lab name -> the running execution (a Future) the page waits for
+
+
+def _lab_file(file: Any, config: Any, cache: bool) -> Any:
+    """Make the notebook of a lab source and start running it in the background (unless ``cache``
+    and its outputs are current); return the executed notebook's page file."""
     import nbformat
     from mkdocs.structure.files import File
 
+    global _lab_pool
     name = Path(file.src_uri).stem
+    text = _labs[name] = nbformat.writes(lab_notebook(name))
     target = LAB_BUILD / "labs" / f"{name}.ipynb"
-    text = nbformat.writes(lab_notebook(name))
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    return File(f"labs/{name}.ipynb", str(LAB_BUILD), config["site_dir"], config["use_directory_urls"])
+    page = File(f"labs/{name}.ipynb", str(LAB_BUILD), config["site_dir"], config["use_directory_urls"])
+    if not (cache and lab_is_current(text, target)):
+        Path(page.abs_dest_path).unlink(missing_ok=True)  # serve --dirty: the page is out of date
+
+        def run() -> None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(nbformat.writes(execute_lab(name, text)), encoding="utf-8")
+
+        if _lab_pool is None:  # kernels are separate processes: run them side by side
+            _lab_pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
+        _lab_runs[name] = _lab_pool.submit(run)
+    return page
+
+
+_lab_pool: ThreadPoolExecutor | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -592,20 +657,34 @@ def on_pre_build(config: Any) -> None:
 
 @event_priority(50)  # before mkdocs-jupyter looks for notebooks among the files
 def on_files(files: Any, config: Any) -> Any:
-    """Labs: each ``docs/labs/<chapter>.py`` is replaced by its generated notebook, which
-    mkdocs-jupyter then executes and renders (and offers for download).
+    """Labs: each ``docs/labs/<chapter>.py`` is replaced by its generated notebook, executed here
+    (all labs at once, in the background, while the chapters build), which mkdocs-jupyter then
+    renders.
 
     Under ``mkdocs serve --dirty`` only pages whose Markdown changed are rebuilt; a page must
     also be rebuilt when a snippet it shows has changed. Removing its built HTML makes MkDocs see
     it as modified. (A full build starts from an empty site, so this does nothing there.)"""
+    cache = config.plugins["mkdocs-jupyter"].config["cache"]  # off for `make build`: every lab runs
     for file in [f for f in files if f.src_uri.startswith("labs/") and f.src_uri.endswith(".py")]:
         files.remove(file)
-        files.append(_lab_file(file, config))
+        files.append(_lab_file(file, config, cache))
     for file in files.documentation_pages():
         shown = _uses.get(file.src_uri, {})
         if any(_current_source(name) != source for name, source in shown.items()):
             Path(file.abs_dest_path).unlink(missing_ok=True)
     return files
+
+
+@event_priority(50)  # before mkdocs-jupyter reads the notebook
+def on_pre_page(page: Any, **_: Any) -> Any:
+    """A lab page waits for its notebook to finish running; a failed cell stops the build."""
+    name = Path(page.file.src_uri).stem
+    if page.file.src_uri.startswith("labs/") and (run_ := _lab_runs.pop(name, None)):
+        try:
+            run_.result()
+        except LabError as error:
+            raise PluginError(str(error)) from None
+    return page
 
 
 def _current_source(name: str) -> str | None:
@@ -720,6 +799,9 @@ def on_post_build(config: Any) -> None:
         path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
     for name, css in _lab_css.items():
         (site / "assets" / name).write_text(css, encoding="utf-8")
+    for name, text in _labs.items():  # the download: the notebook without outputs (they are on the page)
+        (site / "labs" / name).mkdir(parents=True, exist_ok=True)
+        (site / "labs" / name / f"{name}.ipynb").write_text(text, encoding="utf-8")
 
 
 # MkDocs registers this hook under the name "tools/glue.py"; the pages' exec blocks `import glue`
