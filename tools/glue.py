@@ -55,9 +55,9 @@ import html
 import io
 import logging
 import math
+import os
 import re
 import sys
-import os
 import tempfile
 import textwrap
 import warnings
@@ -564,8 +564,8 @@ def lab_notebook(name: str) -> Any:
     notebook.metadata = {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"},
-        # The installed versions are part of the notebook, so mkdocs-jupyter's cache (keyed by the
-        # file's bytes) cannot serve a result computed with other libraries.
+        # The installed versions are part of the notebook, so neither the reuse of a run's outputs
+        # (lab_is_current) nor mkdocs-jupyter's cache can serve a result of other libraries.
         "handbook": {"requirements": hashlib.sha256((ROOT / "requirements.txt").read_bytes()).hexdigest()},
     }
     nbformat.validate(notebook)
@@ -618,6 +618,7 @@ def lab_is_current(text: str, executed: Path) -> bool:
 
 _labs: dict[str, str] = {}  # lab name -> its notebook with no outputs, as readers download it
 _lab_runs: dict[str, Any] = {}  # lab name -> the running execution (a Future) the page waits for
+_lab_pool: ThreadPoolExecutor | None = None  # made at the first run: kernels run side by side
 
 
 def _lab_file(file: Any, config: Any, cache: bool) -> Any:
@@ -638,13 +639,10 @@ def _lab_file(file: Any, config: Any, cache: bool) -> Any:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(nbformat.writes(execute_lab(name, text)), encoding="utf-8")
 
-        if _lab_pool is None:  # kernels are separate processes: run them side by side
+        if _lab_pool is None:  # a kernel is a process of its own: one per core
             _lab_pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
         _lab_runs[name] = _lab_pool.submit(run)
     return page
-
-
-_lab_pool: ThreadPoolExecutor | None = None
 
 
 # --------------------------------------------------------------------------------------------
