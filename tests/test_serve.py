@@ -11,3 +11,13 @@ def test_dirty_rebuilds(tmp_path):
     assert prose == ["softmax"]  # a prose edit: that page only
     assert code == ["causal"]  # a snippet edit: the page that shows it, and only that one
     assert nothing == []
+
+
+def test_a_snippet_edit_runs_the_lab_showing_it_again(tmp_path):
+    small = project_copy(tmp_path, pages=("index.md", "causal.md", "labs/causal.py"))
+    builds = serve_session(small, ["", "snippets/causal/weights.py", ""])
+    first, code, nothing = (pages for _seconds, pages in builds)
+    assert "labs/causal" in first
+    assert code == ["causal", "labs/causal"]  # the chapter, and the lab, run again with the edit
+    assert "# edited" in (small / "site/labs/causal/index.html").read_text(encoding="utf-8")
+    assert nothing == []  # its outputs are current: not run again

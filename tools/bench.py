@@ -92,10 +92,11 @@ COMPUTE = textwrap.dedent("""
 
 def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
     """What a build reads, copied, so edits never touch the working tree. With ``pages``, only
-    those chapters (and no labs): a small site, for tests."""
+    those pages (chapters, or labs as ``labs/x.py``): a small site, for tests."""
     only = shutil.ignore_patterns("labs", "*.md") if pages else None
     shutil.copytree(ROOT / "docs", destination / "docs", ignore=only)
     for page in pages:
+        (destination / "docs" / page).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / "docs" / page, destination / "docs" / page)
     for part in ("snippets", "tools"):
         shutil.copytree(ROOT / part, destination / part)

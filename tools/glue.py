@@ -631,9 +631,7 @@ def _lab_file(file: Any, config: Any, cache: bool) -> Any:
     name = Path(file.src_uri).stem
     text = _labs[name] = nbformat.writes(lab_notebook(name))
     target = LAB_BUILD / "labs" / f"{name}.ipynb"
-    page = File(f"labs/{name}.ipynb", str(LAB_BUILD), config["site_dir"], config["use_directory_urls"])
     if not (cache and lab_is_current(text, target)):
-        Path(page.abs_dest_path).unlink(missing_ok=True)  # serve --dirty: the page is out of date
 
         def run() -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -642,7 +640,7 @@ def _lab_file(file: Any, config: Any, cache: bool) -> Any:
         if _lab_pool is None:  # a kernel is a process of its own: one per core
             _lab_pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
         _lab_runs[name] = _lab_pool.submit(run)
-    return page
+    return File(f"labs/{name}.ipynb", str(LAB_BUILD), config["site_dir"], config["use_directory_urls"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -671,6 +669,16 @@ def on_files(files: Any, config: Any) -> Any:
         if any(_current_source(name) != source for name, source in shown.items()):
             Path(file.abs_dest_path).unlink(missing_ok=True)
     return files
+
+
+def on_nav(nav: Any, config: Any, files: Any) -> Any:
+    """Under ``mkdocs serve --dirty``, a lab that runs again must be rebuilt, though its notebook
+    is rewritten only when the run ends: remove its page (here, where mkdocs-jupyter has given the
+    notebook its page address)."""
+    for file in files.documentation_pages():
+        if file.src_uri.startswith("labs/") and Path(file.src_uri).stem in _lab_runs:
+            Path(file.abs_dest_path).unlink(missing_ok=True)
+    return nav
 
 
 @event_priority(50)  # before mkdocs-jupyter reads the notebook
