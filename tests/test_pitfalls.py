@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 _softmax = glue.run("pitfalls/naive_softmax.py").namespace
 naive_softmax, stable_softmax = _softmax["naive_softmax"], _softmax["stable_softmax"]
-attend_padded = glue.run("pitfalls/pad_queries.py").namespace["attend"]
+attend_padded = glue.run("padding/pooling.py").namespace["attend"]
 attend_empty_row = glue.run("pitfalls/fully_masked.py").namespace["attend"]
 
 seeds = st.integers(0, 2**16)
