@@ -1,7 +1,7 @@
 """`make serve` rebuilds in place: a prose edit rebuilds its page only, a snippet edit the pages showing it."""
 
-import pytest
 from bench import project_copy, serve_session
+
 
 def test_dirty_rebuilds(tmp_path):
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "softmax.md"))

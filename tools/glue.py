@@ -601,8 +601,12 @@ def execute_lab(name: str, text: str) -> Any:
             else:
                 outputs.append(output)
         cell.outputs = outputs
-    notebook.metadata["handbook"]["source"] = hashlib.sha256(text.encode()).hexdigest()
+    notebook.metadata["handbook"]["source"] = _digest(text)
     return notebook
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def lab_is_current(text: str, executed: Path) -> bool:
@@ -613,7 +617,7 @@ def lab_is_current(text: str, executed: Path) -> bool:
     if not executed.is_file():
         return False
     ran = nbformat.read(executed, as_version=4).metadata.get("handbook", {}).get("source")
-    return ran == hashlib.sha256(text.encode()).hexdigest()
+    return ran == _digest(text)
 
 
 _labs: dict[str, str] = {}  # lab name -> its notebook with no outputs, as readers download it
