@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 실습: 패딩 마스크와 API 규약
 #
-# [패딩 마스크와 API 규약](../../padding/) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다.
+# [패딩 마스크와 API 규약](../padding.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다.
 # 위에서부터 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
 # 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
 
@@ -20,11 +20,11 @@
 # 길이가 `0` 인 문장은 허용됩니다. `padding_mask([0, 3])` 로 키를 가리고 소프트맥스를 하면 첫 문장의 줄들은
 # 어떻게 될까요?
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 첫 문장은 마스크가 모두 `False` 라서 모든 칸이 $-\infty$ 가 되고, 줄마다 $\tfrac{0}{0}$ 을 계산해 `nan` 이
 # 됩니다. 둘째 문장은 평범한 가중치입니다. 함수가 빈 문장을 받아 주는 것은 옳지만, 그 뒤의 계산이 이런 줄을
-# 다룰 준비가 되어 있어야 합니다. 장의 [모두 가려진 줄](../../padding/#fully-masked)이 그 방법을 다룹니다.
+# 다룰 준비가 되어 있어야 합니다. 장의 [모두 가려진 줄](../padding.md#fully-masked)이 그 방법을 다룹니다.
 #
 # </details>
 
@@ -50,7 +50,7 @@ torch.softmax(scores, dim=-1)
 # 이번에는 축을 아예 늘리지 않고 $(B, L)$ 마스크를 그대로 씁니다. 문장이 다섯 개, 가장 긴 길이도 다섯이라
 # $B = L_Q$ 입니다. 오류가 날까요? `nan` 줄이 생길까요? `[PAD]` 키가 받은 가중치는 얼마일까요?
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 오류도 `nan` 도 없이 조용히 틀립니다. 브로드캐스트는 오른쪽 축부터 맞추므로 $(B, L)$ 은 $(1, 1, B, L)$ 처럼
 # 읽혀, 문장 축이 쿼리 축 자리에 붙습니다. 그러면 **모든** 문장의 $i$ 번째 쿼리 줄이 $i$ 번째 문장의 마스크를
@@ -85,7 +85,7 @@ print("[PAD] 키의 가장 큰 가중치:", round(w_flat[pad_keys].max().item(),
 # 둘째 문장은 가장 길어서 `[PAD]` 가 하나도 없습니다. 이 문장에서는 모든 자리의 평균 `naive` 와 진짜 토큰만의
 # 평균 `masked` 가 같을까요?
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 같습니다. 더할 `[PAD]` 줄이 없고, 나누는 길이도 전체 길이 $L$ 과 같기 때문입니다. 그래서 가장 긴 문장만
 # 확인하는 테스트로는 이 실수를 잡을 수 없습니다. 차이는 짧은 문장에서만 드러나므로, 확인할 때는 늘 패딩이
@@ -112,7 +112,7 @@ torch.allclose(naive[1], masked[1]), torch.allclose(naive[0], masked[0])
 # 혼합 정밀도에서는 마스크가 `float16` 으로 바뀝니다. `-1e4`, `-6e4`, `-7e4`, `-1e9` 가운데 `float16` 으로
 # 바꿔도 유한한 값으로 남는 것은 어느 것일까요? 기준은 `torch.finfo(torch.float16).min` 입니다.
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # `float16` 이 나타낼 수 있는 가장 작은 유한한 수는 아래 셀이 찍는 `finfo.min` 이고, 이 범위를 넘는 수는
 # `-inf` 가 됩니다. 그래서 앞의 둘은 남고 뒤의 둘은 `-inf` 가 됩니다. 채움값이 `-inf` 가 되면 모두 가려진 줄은
@@ -140,7 +140,7 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
 # SDPA 의 불리언 `attn_mask` 는 `True` 가 참여, `masked_fill` 은 `True` 가 가림입니다. SDPA 에 `~m` 을 넘기면
 # `masked_fill(m, -inf)` 와 같은 가중치가 나올까요?
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 같습니다. `~m` 은 마지막 키만 `False` 이므로 SDPA 는 그 칸만 가리고, 이것이 `masked_fill(m, -inf)` 가 하는 일과
 # 같습니다. 두 방향 사이를 옮길 때는 `~` 하나면 되지만, 빼먹어도 오류가 나지 않습니다. 그래서 이 장은 마스크

@@ -1,7 +1,7 @@
 # %% [markdown]
 # # 실습: 소프트맥스의 성질
 #
-# [소프트맥스의 성질](../../softmax/) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
+# [소프트맥스의 성질](../softmax.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
 # 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
 # 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
 
@@ -17,7 +17,7 @@
 # 셋째 줄은 점수가 모두 $-3$ 이라 똑같이 나눴습니다. 점수를 모두 $-300$ 으로 바꾸면 손으로 한 세 단계와
 # `torch.softmax` 는 각각 무엇을 낼까요? 수학으로는 둘 다 네 칸에 똑같이 $\tfrac14$ 입니다.
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 손으로 한 세 단계는 `nan` 만 냅니다. float32 에서 $e^{-300}$ 은 가장 작은 양수보다도 작아 정확히 $0$ 으로
 # 언더플로하고, 합도 $0$ 이라 $\tfrac{0}{0}$ 이 되기 때문입니다. `torch.softmax` 는 멀쩡히 $\tfrac14$ 씩 나눕니다.
@@ -47,7 +47,7 @@ print("torch.softmax:", torch.softmax(low, dim=-1).tolist())
 # float16 에서는 점수 $12$ 만 되어도 naive 가 망가졌습니다. 같은 점수 $(12, 11, 10)$ 을 bfloat16 으로 바꾸면
 # 어떨까요? 점수가 $(100, 99, 98)$ 이면요? 참값은 float64 로 계산해 나란히 둡니다.
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # bfloat16 은 지수 비트가 float32 와 같아서 $e^{12}$ 가 `inf` 가 되지 않고, naive 도 숫자를 냅니다. 문턱이
 # float32 와 거의 같은 곳까지 올라가는 것입니다. 그래서 점수가 $100$ 이면 bfloat16 의 naive 도 `nan` 입니다.
@@ -81,10 +81,10 @@ for row in ([12.0, 11.0, 10.0], [100.0, 99.0, 98.0]):
 # float32 에서 `log(softmax(z))` 는 셋째 칸을 `-inf` 로 잃었습니다. 점수를 float64 로 바꾸면 구해질까요? 셋째
 # 점수가 $-120$ 대신 $-800$ 이면요?
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # float64 에서는 $e^{-120}$ 이 언더플로하지 않아 `log(softmax(z))` 도 $-120$ 을 냅니다. 하지만 $-800$ 이면 float64
-# 도 $e^{-800}$ 을 담지 못해 다시 `-inf` 입니다. float64 의 언더플로 경계는 [지수함수 실습](../exp/)의 "float64 의
+# 도 $e^{-800}$ 을 담지 못해 다시 `-inf` 입니다. float64 의 언더플로 경계는 [지수함수 실습](../exp.md)의 "float64 의
 # 경계"에서 찾습니다.
 # `log_softmax` 는 네 경우 모두 정확합니다. $z_i - \operatorname{LSE}(z)$ 는 뺄셈 하나라서, 확률이 얼마나 작든
 # 그 **로그**는 얼마든지 나타낼 수 있기 때문입니다.
@@ -111,7 +111,7 @@ for dtype in (torch.float32, torch.float64):
 # $\tau = 0.05$ 에서 첫 칸이 float32 로 정확히 $1$ 이 되었습니다. $\tau$ 를 $0.01$, $0.02$ 로 더 낮추면 나머지 세
 # 칸 가운데 정확히 $0$ 인 칸은 몇 개일까요? 수학으로는 어느 칸도 $0$ 이 아닙니다.
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 칸 $i$ 의 값은 대략 $e^{(z_i - z_1)/\tau}$ 입니다. $\tau = 0.01$ 이면 둘째 칸의 지수는 $-100$ 이라 float32 의
 # 비정규수로 겨우 살아남고, 셋째와 넷째는 지수가 그보다 훨씬 작아 정확히 $0$ 입니다. $\tau = 0.02$ 이면 지수가
@@ -140,13 +140,13 @@ for tau in (0.01, 0.02):
 # 곱하고 위에서 흘러온 기울기 `g` 는 그대로 두면, 점수가 받는 기울기의 크기는 어떻게 변할까요? 아래 셀은 예제의
 # `softmax_jacobian` 으로 야코비안의 크기 $\lVert J \rVert_2$ 도 함께 잽니다.
 #
-# <details><summary>답</summary>
+# <details markdown><summary>답</summary>
 #
 # 배율이 커질수록 가장 큰 확률이 $1$ 에 붙고, 점수의 기울기가 급격히 작아져 배율 $64$ 에서는 사실상 $0$ 입니다.
 # `backward` 가 계산하는 것은 $J^\top g$ 이므로 그 크기는 $\lVert J \rVert_2 \cdot \lVert g \rVert$ 를 넘지 못하고,
 # 포화한 $J$ 는 거의 영행렬입니다. 셀에서도 두 값이 함께 줄어듭니다. 점수가 크게 벌어진 소프트맥스에는 어떤 $g$ 가
 # 와도 학습 신호가 내려가지 않습니다. 어텐션이 점수를 $\sqrt{d_k}$ 로 나누는 까닭이 바로 이것입니다
-# ([스케일링 장](../../scaling/#gradient)). 장의 [포화](../../softmax/#saturation) 절에는 같은 현상을 배율별로 그린
+# ([스케일링 장](../scaling.md#gradient)). 장의 [포화](../softmax.md#saturation) 절에는 같은 현상을 배율별로 그린
 # 그림이 있습니다.
 #
 # </details>

@@ -13,7 +13,7 @@ for char, row in zip(chars, visible):
     print(char, " ".join("봄  " if v else "가림" for v in row))
 
 fig, ax = plt.subplots(figsize=(4.8, 4.4))
-ax.imshow(visible, cmap=ListedColormap(["#d9d9d9", "#00695c"]))  # grey, teal
+ax.imshow(visible.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]))  # grey, teal
 for i in range(T):
     for j in range(T):
         seen = bool(visible[i, j])

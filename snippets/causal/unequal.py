@@ -17,7 +17,7 @@ print(weights)
 print("row sums:", weights.sum(dim=-1))
 
 fig, ax = plt.subplots(figsize=(5.6, 4.6))
-image = ax.imshow(weights, cmap="cividis", vmin=0, vmax=1)
+image = ax.imshow(weights.numpy(), cmap="cividis", vmin=0, vmax=1)
 for i in range(T):
     for j in range(T):
         w = weights[i, j].item()

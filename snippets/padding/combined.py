@@ -23,7 +23,7 @@ print("seen per sentence:", keep.sum(dim=(1, 2)).tolist())
 fig, axes = plt.subplots(1, 3, figsize=(7.2, 2.8), layout="constrained")
 for b, (ax, words, grid) in enumerate(zip(axes, tokens, keep)):
     labels = words + ["[PAD]"] * (L - len(words))
-    ax.imshow(grid, cmap=ListedColormap(["#d9d9d9", "#00695c"]), vmin=0, vmax=1)
+    ax.imshow(grid.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]), vmin=0, vmax=1)
     for i in range(L):
         for j in range(L):
             ax.text(j, i, "봄" if grid[i, j] else "가림", ha="center", va="center",

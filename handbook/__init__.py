@@ -1,0 +1,32 @@
+"""The handbook's build, as an MkDocs plugin (``plugins: [handbook]`` in mkdocs.yml).
+
+Pages show a snippet with one call in a ``markdown-exec`` block::
+
+    ```python exec="on"
+    import handbook
+    ex = handbook.run("causal/weights.py")
+    print(ex.example(ex.matrix("weights", rows="{}번 줄", cols="{}번 칸")))
+    ```
+
+Modules: ``snippets`` (running them), ``render`` (tables, figures, code as Markdown), ``claims``
+(literals and how they match), ``prose`` (a page's claims and bare numbers), ``mathml`` (TeX),
+``labs`` (notebooks), ``links`` (the built site's links), ``plugin`` (the MkDocs events).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_build: Any = None  # the plugin building the site in this process, for the pages' `run`
+
+
+def _activate(plugin: Any) -> None:
+    global _build
+    _build = plugin
+
+
+def run(name: str) -> Any:
+    """``snippets/<name>`` as the page being built shows it (``render.Example``)."""
+    if _build is None:
+        raise RuntimeError("handbook.run shows snippets while the handbook plugin builds the site")
+    return _build.show(name)

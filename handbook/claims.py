@@ -1,0 +1,205 @@
+"""Claims: numbers in the prose that carry the snippet expression they assert.
+
+    둘째 줄은 `[0.5, 0.5, 0, 0]`{ data-claim="causal/weights.py: weights[1]" } 입니다.
+
+The reader sees plain code; the build evaluates the expression in the namespace the snippet leaves
+and compares it with the literal *as written*:
+
+* an integer (``0``, ``2``, ``-1``) must match exactly; ``0`` and ``-0`` are different (the sign of
+  a float zero counts), as are ``inf``, ``-inf`` and ``nan``;
+* a decimal matches after rounding to its digits (``0.3333`` allows +-0.00005, ``1e-9`` +-0.5e-9);
+* a fraction ``1/3`` matches to a relative 1e-6, a percentage ``25%`` is the number 0.25;
+* what rounding decides is stated as what holds on every machine: a bound (``< 1e-6``, ``≤ 0``,
+  ``> 0.5``), a range (``0.50 … 0.56``, both ends included) or a tolerance (``0.514 ± 0.02``);
+* ``True``, ``False`` and quoted strings match exactly; a list or tuple matches element by element,
+  and a single number or bound against a tensor must hold for every element of it.
+
+The expression must read a name the snippet defined: a constant proves nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .render import plain
+from .snippets import Runner, SnippetError
+
+CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
+
+
+@dataclass(frozen=True)
+class Claim:
+    file: str  # docs/causal.md
+    line: int
+    literal: str
+    snippet: str
+    expr: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def check(self, runner: Runner) -> str | None:
+        """None when the claim holds, else a message naming file, line and both values."""
+        head = f"{self.where}: claim `{self.literal}` ({self.snippet}: {self.expr})"
+        try:
+            expected = parse_literal(self.literal)
+        except ValueError as error:
+            return f"{head} cannot be checked: {error}"
+        try:
+            run = runner.run(self.snippet)
+            if not _reads_the_snippet(self.expr, run.namespace):
+                return f"{head} cannot be checked: the expression reads no name the snippet defines"
+            actual = plain(run.value(self.expr))
+        except SnippetError as error:
+            return f"{head} cannot be checked: {error}"
+        if matches(expected, actual):
+            return None
+        return f"{head} does not hold: the prose says {self.literal}, the snippet gives {show(actual)}"
+
+
+def _reads_the_snippet(expr: str, namespace: dict[str, Any]) -> bool:
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return True  # evaluating it reports the syntax error
+    own = {k for k, v in namespace.items() if not k.startswith("__") and type(v).__name__ != "module"}
+    return any(isinstance(n, ast.Name) and n.id in own for n in ast.walk(tree))
+
+
+# --------------------------------------------------------------------------------------------
+# Literals
+
+
+@dataclass(frozen=True)
+class Approx:
+    """A number from the prose, with the tolerance its written digits imply."""
+
+    value: float
+    tol: float
+
+    def matches(self, x: Any) -> bool:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        if math.isnan(self.value):
+            return math.isnan(x)
+        if math.isinf(self.value) or self.tol == 0:
+            same_sign = math.copysign(1, self.value) == math.copysign(1, x)
+            return x == self.value and (self.value != 0 or same_sign)
+        return abs(x - self.value) <= self.tol * (1 + 1e-9)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """``< x``, ``≤ x``, ``> x``, ``≥ x``: holds for every value it is compared with."""
+
+    op: str
+    limit: float
+
+    def matches(self, x: Any) -> bool:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or math.isnan(x):
+            return False
+        return {"<": x < self.limit, "<=": x <= self.limit, ">": x > self.limit, ">=": x >= self.limit}[self.op]
+
+
+@dataclass(frozen=True)
+class Range:
+    """``a … b``: between a and b, both included."""
+
+    low: float
+    high: float
+
+    def matches(self, x: Any) -> bool:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return False
+        return self.low <= x <= self.high
+
+
+_NUM = r"(?:_percent\([^()]*\)|(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|inf))"
+_SIGNED = rf"-?{_NUM}"
+_FORMS = [  # typographic spelling -> calls parse_literal reads
+    (re.compile(rf"({_SIGNED})\s*(?:…|\.\.\.)\s*({_SIGNED})"), r"_range(\1, \2)"),
+    (re.compile(rf"({_SIGNED})\s*±\s*({_NUM})"), r"_pm(\1, \2)"),
+    (re.compile(rf"(<=|>=|<|>)\s*({_SIGNED})"), lambda m: f"_bound('{m[1]}', {m[2]})"),
+]
+_NUMBER = re.compile(r"(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
+
+
+def parse_literal(text: str) -> Any:
+    """The literal of a claim as a tree of lists, ``Approx``, ``Bound`` and ``Range`` numbers,
+    bools and strings."""
+    source = text.replace("\u2212", "-").replace("∞", "inf").replace("≤", "<=").replace("≥", ">=")
+    source = re.sub(r"(\d+(?:\.\d+)?)%", r"_percent(\1)", source).strip()
+    for pattern, call in _FORMS:
+        source = pattern.sub(call, source)
+    try:
+        tree = ast.parse(source, mode="eval").body
+    except SyntaxError as error:
+        raise ValueError(f"cannot read the literal {text!r}") from error
+
+    def number(node: ast.AST) -> Approx:
+        value = convert(node)
+        if not isinstance(value, Approx):
+            raise ValueError(f"cannot read the number in {text!r}")
+        return value
+
+    def convert(node: ast.AST) -> Any:
+        if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (bool, str))):
+            return node.value
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            digits = _NUMBER.fullmatch(ast.get_source_segment(source, node) or "")
+            if not digits:
+                raise ValueError(f"cannot read the number in {text!r}")
+            decimals, exponent = len(digits[2] or ""), int(digits[3] or 0)
+            exact = digits[2] is None and digits[3] is None
+            return Approx(float(node.value), 0.0 if exact else 0.5 * 10.0 ** (exponent - decimals))
+        if isinstance(node, ast.Name) and node.id in ("inf", "nan"):
+            return Approx(float(node.id), 0.0)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            inner = number(node.operand)
+            return Approx(-inner.value, inner.tol) if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            top, bottom = number(node.left), number(node.right)
+            if top.tol == bottom.tol == 0:
+                return Approx(top.value / bottom.value, 1e-6 * abs(top.value / bottom.value))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            args = [number(a) if not isinstance(a, ast.Constant) or not isinstance(a.value, str) else a.value
+                    for a in node.args]
+            if node.func.id == "_percent":
+                return Approx(args[0].value / 100, args[0].tol / 100)
+            if node.func.id == "_bound":
+                return Bound(args[0], args[1].value)
+            if node.func.id == "_range" and args[0].value < args[1].value:
+                return Range(args[0].value, args[1].value)
+            if node.func.id == "_pm" and args[1].value > 0:
+                return Approx(args[0].value, args[1].value)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [convert(item) for item in node.elts]
+        raise ValueError(f"cannot read the literal {text!r}")
+
+    return convert(tree)
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """Whether a value from a snippet agrees with a parsed literal (see the module docstring)."""
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(matches(e, a) for e, a in zip(expected, actual)))
+    if isinstance(expected, (Approx, Bound, Range)):
+        if isinstance(actual, list):
+            return bool(actual) and all(matches(expected, a) for a in actual)
+        return expected.matches(actual)
+    if isinstance(expected, bool):
+        return isinstance(actual, bool) and actual == expected
+    return actual == expected
+
+
+def show(value: Any) -> str:
+    if isinstance(value, list):
+        items = [show(v) for v in value[:8]]
+        return "[" + ", ".join(items) + (", …" if len(value) > 8 else "") + "]"
+    return repr(value)

@@ -1,0 +1,154 @@
+"""Labs: ``docs/labs/<chapter>.py`` (jupytext percent, no outputs) becomes a notebook readers download,
+is executed top to bottom in a new Jupyter kernel, and its executed cells become a Markdown page
+that goes through the same pipeline as the chapters (math, claims, figures, headings).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import platform
+import re
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from .claims import CLAIM
+
+SNIPPET_CELL = re.compile(r"# snippet: (\S+\.py)")
+SETUP = """\
+# Colab has torch and matplotlib; install the Korean font package if missing.
+import importlib.util, subprocess, sys
+if importlib.util.find_spec("koreanize_matplotlib") is None:
+    pip = [sys.executable, "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "koreanize-matplotlib"], check=True)"""
+# What else changes a lab's printed numbers besides its text: the CPU kernels torch picks and the
+# thread and BLAS settings. Their values are part of the key under which outputs are reused.
+NUMERIC_ENV = re.compile(r"ATEN_|OMP_|MKL_|OPENBLAS_|KMP_|TORCH_|PYTHONHASHSEED$")
+
+
+class LabError(Exception):
+    """A lab is broken: a missing snippet, a cell that raised or wrote to stderr."""
+
+
+def notebook(source: Path, snippets: Path, site_url: str = "") -> Any:
+    """The notebook readers download: each ``# snippet: chapter/x.py`` cell becomes that snippet's
+    code, a setup cell comes first, claims are plain code, links point at the site, and cell ids
+    are fixed, so the same sources always give the same bytes."""
+    import jupytext
+
+    name = source.stem
+    book = jupytext.read(source, fmt="py:percent")
+    for cell in book.cells:
+        if cell.cell_type == "code" and (m := SNIPPET_CELL.fullmatch(cell.source.strip())):
+            if not (snippets / m[1]).is_file():
+                raise LabError(f"docs/labs/{name}.py includes a missing snippet snippets/{m[1]}")
+            cell.source = (snippets / m[1]).read_text(encoding="utf-8").rstrip()
+        elif cell.cell_type == "markdown":
+            cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
+            cell.source = re.sub(r"\]\(\.\./([\w/-]+)\.md(#[\w-]+)?\)",
+                                 lambda l: f"]({site_url or '../../'}{l[1]}/{l[2] or ''})", cell.source)
+    first_code = next(i for i, c in enumerate(book.cells) if c.cell_type == "code")
+    book.cells.insert(first_code, nbformat.v4.new_code_cell(SETUP))
+    for number, cell in enumerate(book.cells):
+        cell.id, cell.metadata = f"{name}-{number}", {}
+    book.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                     "language_info": {"name": "python"}}
+    nbformat.validate(book)
+    return book
+
+
+def prose(source: Path) -> str:
+    """The Markdown cells of a lab source with their ``# `` removed, every other line blank, so the
+    prose checks report the source file's own line numbers."""
+    lines, markdown = [], False
+    for line in source.read_text(encoding="utf-8").split("\n"):
+        if line.startswith("# %%"):
+            markdown = "[markdown]" in line
+            lines.append("")
+        else:
+            lines.append(re.sub(r"^# ?", "", line) if markdown else "")
+    return "\n".join(lines)
+
+
+def environment() -> str:
+    """A digest of everything besides a notebook's text that can change its outputs: the
+    interpreter, every installed distribution, the CPU capability torch uses, numeric settings."""
+    import torch
+
+    parts = [platform.python_version(), platform.machine(), torch.backends.cpu.get_cpu_capability()]
+    parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    parts += sorted(f"{k}={v}" for k, v in os.environ.items() if NUMERIC_ENV.match(k))
+    return digest("\n".join(parts))
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def execute(name: str, text: str, key: str) -> Any:
+    """Run a notebook (its JSON text) in a new kernel from an empty folder, as Jupyter would; return
+    it with its outputs, marked with ``key``. A cell that raises or writes to stderr (a warning, a
+    logged message) stops it with ``LabError`` naming the cell."""
+    from traitlets.config import Config
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    book = nbformat.reads(text, as_version=4)
+    with tempfile.TemporaryDirectory() as folder:
+        # Local sockets in the run's own folder, not TCP: private, and the kernel has no
+        # "running over TCP without encryption" warning to print on the build's stderr.
+        ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
+        client = NotebookClient(book, config=ipc, kernel_name="python3", timeout=300, record_timing=False,
+                                resources={"metadata": {"path": folder}})
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            report = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # the kernel colours its traceback
+            raise LabError(f"docs/labs/{name}.py: a cell raised while the notebook ran\n{report}") from None
+    for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):
+        outputs = []  # the kernel sends printed text in chunks timed by chance: join them
+        for output in cell.outputs:
+            if output.output_type == "stream" and output.name == "stderr":
+                raise LabError(f"docs/labs/{name}.py: code cell {number + 1} wrote to stderr "
+                               f"(a warning or a log line):\n{cell.source}\n--- stderr:\n{output.text}")
+            if outputs and output.output_type == outputs[-1].output_type == "stream":
+                outputs[-1].text += output.text
+            else:
+                outputs.append(output)
+        cell.outputs = outputs
+    book.metadata["handbook"] = {"key": key}
+    return book
+
+
+def is_current(path: Path, key: str) -> bool:
+    """Whether ``path`` holds outputs made under exactly ``key`` (text and environment)."""
+    if not path.is_file():
+        return False
+    return nbformat.read(path, as_version=4).metadata.get("handbook", {}).get("key") == key
+
+
+def markdown(book: Any, add_figure: Callable[[bytes, str], str]) -> str:
+    """An executed notebook as a Markdown page: text cells as they are, code as code blocks, printed
+    text as output blocks, figures as files (``add_figure(png, code)`` gives the image tag)."""
+    parts = []
+    for cell in book.cells:
+        if cell.cell_type == "markdown":
+            parts.append(cell.source)
+            continue
+        parts.append(f"```python\n{cell.source}\n```")
+        for output in cell.outputs:
+            data = output.get("data", {})
+            if output.output_type == "stream":
+                parts.append(f'```text title="출력"\n{output.text.rstrip()}\n```')
+            elif "image/png" in data:
+                import base64
+
+                parts.append(add_figure(base64.b64decode(data["image/png"]), cell.source))
+            elif "text/plain" in data:
+                parts.append(f'```text title="출력"\n{data["text/plain"].rstrip()}\n```')
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,53 @@
+"""Every internal link and anchor of the built site resolves, raw HTML included (MkDocs validates
+only the links it writes from Markdown). The plugin runs this after every build, so a broken link
+fails ``mkdocs build --strict`` wherever the site is built, the Pages workflow included."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+REFERENCES = {"a": "href", "link": "href", "img": "src", "script": "src", "source": "src"}
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.refs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(values["id"])
+        if values.get(REFERENCES.get(tag, "")):
+            self.refs.append(values[REFERENCES[tag]])
+
+
+def broken_links(site: Path, base_path: str = "/") -> list[str]:
+    """``page: link (why)`` for each internal link of the HTML files under ``site`` that points at
+    no file, or at an anchor the target page lacks. Absolute paths are read under ``base_path``."""
+    pages = {}
+    for html in sorted(site.rglob("*.html")):
+        parser = _Page()
+        parser.feed(html.read_text(encoding="utf-8"))
+        pages[html.resolve()] = parser
+    broken = []
+    for html, parser in pages.items():
+        for ref in parser.refs:
+            url = urlsplit(ref)
+            if url.scheme or url.netloc or ref == "#":
+                continue  # external, data: and mailto: links; the bare "#" of theme buttons
+            path = unquote(url.path)
+            if path.startswith("/"):  # absolute, as on 404.html: under the site's base path
+                path = str(site / path.removeprefix(base_path))
+            target = (html.parent / path).resolve() if path else html
+            if target.is_dir():
+                target = target / "index.html"
+            where = f"{html.relative_to(site.resolve())}: {ref}"
+            if not target.is_file():
+                broken.append(f"{where} (no such file)")
+            elif url.fragment and target in pages and unquote(url.fragment) not in pages[target].ids:
+                broken.append(f"{where} (no such anchor)")
+    return broken

@@ -1,0 +1,197 @@
+"""The MkDocs plugin: runs snippets for the pages, checks every page's claims and numbers, turns TeX
+into MathML, builds the labs, and checks the built site's links. Its state lives on the instance,
+which MkDocs keeps for the whole of ``mkdocs serve`` (it has ``on_startup``), so an unchanged
+snippet or lab is not run again on a rebuild."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.files import File
+
+from . import _activate, labs
+from .links import broken_links
+from .mathml import mathml
+from .prose import check_page
+from .render import FIGURE_SRC, Example, Figures
+from .snippets import Runner, SnippetError
+
+log = logging.getLogger("mkdocs.plugins.handbook")
+FIGURES = "assets/figures/"
+
+
+class HandbookConfig(Config):
+    snippets = c.Type(str, default="snippets")  # relative to mkdocs.yml
+    labs = c.Type(str, default="labs")  # under docs/: <chapter>.py lab sources
+    lab_cache = c.Type(bool, default=True)  # reuse a lab's outputs made under the same key
+    cache_dir = c.Type(str, default=".cache/labs")
+
+
+class HandbookPlugin(BasePlugin[HandbookConfig]):
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.runner: Runner | None = None
+        self.figures = Figures()
+        self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
+        self.lab_runs: dict[str, Future] = {}
+        self.pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
+        self.reported: set[str] = set()
+
+    def on_config(self, config: Any) -> Any:
+        if not hasattr(self, "pool"):  # built without on_startup (MkDocs calls it; tests may not)
+            self.on_startup(command="build", dirty=False)
+        self.root = Path(config.config_file_path).parent
+        folder = self.root / self.config.snippets
+        if self.runner is None or self.runner.folder != folder:
+            self.runner = Runner(folder)
+        self.cache = self.root / self.config.cache_dir
+        self.page: str | None = None
+        if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates from the commit, not the day
+            git = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=self.root, capture_output=True, text=True)
+            if git.returncode == 0 and git.stdout.strip():
+                os.environ["SOURCE_DATE_EPOCH"] = git.stdout.strip()
+        _activate(self)
+        return config
+
+    def on_pre_build(self, config: Any) -> None:
+        self.figures.files.clear()
+        self.reported.clear()
+
+    # -- what pages call -------------------------------------------------------------------
+
+    def show(self, name: str) -> Example | _Broken:
+        """The run of a snippet, for a page's ``handbook.run``."""
+        if self.page is not None:
+            self.uses.setdefault(self.page, {})[name] = self.runner.source(name) or ""
+        try:
+            return Example(self.runner.run(name), self.figures)
+        except SnippetError as error:
+            if str(error) not in self.reported:
+                self.reported.add(str(error))
+                log.warning(str(error))
+            return _Broken(str(error))
+
+    # -- files: labs become pages, pages showing changed snippets are rebuilt -----------------
+
+    @event_priority(50)
+    def on_files(self, files: Any, config: Any) -> Any:
+        env = labs.environment()
+        folder = f"{self.config.labs}/"
+        sources = [f for f in files if f.src_uri.startswith(folder) and f.src_uri.endswith(".py")]
+        self.lab_texts: dict[str, str] = {}
+        for file in sources:
+            files.remove(file)
+            name = Path(file.src_uri).stem
+            text = nbformat.writes(labs.notebook(Path(file.abs_src_path), self.runner.folder, config["site_url"] or ""))
+            self.lab_texts[name] = text
+            key, executed = labs.digest(text + env), self.cache / f"{name}.ipynb"
+            if not (self.config.lab_cache and labs.is_current(executed, key)) and name not in self.lab_runs:
+                self.lab_runs[name] = self.pool.submit(self._run_lab, name, text, key, executed)
+            page = self.cache / f"{name}.md"
+            if not page.is_file():
+                page.parent.mkdir(parents=True, exist_ok=True)
+                page.write_text("", encoding="utf-8")
+            files.append(File.generated(config, f"{folder}{name}.md", abs_src_path=str(page)))
+            files.append(File.generated(config, f"{folder}{name}/{name}.ipynb", content=text))
+        for file in files.documentation_pages():  # a changed snippet: its pages are modified
+            shown = self.uses.get(file.src_uri, {})
+            if any(self.runner.source(n) != s for n, s in shown.items()):
+                Path(file.abs_dest_path).unlink(missing_ok=True)
+        return files
+
+    def _run_lab(self, name: str, text: str, key: str, executed: Path) -> None:
+        book = labs.execute(name, text, key)
+        executed.parent.mkdir(parents=True, exist_ok=True)
+        executed.write_text(nbformat.writes(book), encoding="utf-8")
+
+    def on_nav(self, nav: Any, config: Any, files: Any) -> Any:
+        """A lab that runs again is rebuilt, and labs come after the chapters (they reuse the
+        chapters' alt text for the same figures)."""
+        for file in files.documentation_pages():
+            if self._lab(file.src_uri) in self.lab_runs:
+                Path(file.abs_dest_path).unlink(missing_ok=True)
+        return nav
+
+    def _lab(self, src_uri: str) -> str | None:
+        folder, _, rest = src_uri.partition("/")
+        return rest.removesuffix(".md") if folder == self.config.labs and rest.endswith(".md") else None
+
+    # -- pages -----------------------------------------------------------------------------
+
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        self.page = page.file.src_uri
+        self.uses[self.page] = {}
+        name = self._lab(page.file.src_uri)
+        if name is None:  # a chapter: read the file itself, so line numbers match the editor's
+            file = f"docs/{page.file.src_uri}"
+            source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        else:
+            markdown = self._lab_markdown(name, page)
+            file = f"docs/{self.config.labs}/{name}.py"
+            source = labs.prose(Path(config["docs_dir"]) / self.config.labs / f"{name}.py")
+        for problem in check_page(source, file, self.runner):
+            log.warning(problem)
+        return markdown
+
+    def _lab_markdown(self, name: str, page: Any) -> str:
+        run = self.lab_runs.pop(name, None)
+        if run is not None:
+            try:
+                run.result()
+            except labs.LabError as error:
+                raise PluginError(str(error)) from None
+        book = nbformat.read(self.cache / f"{name}.ipynb", as_version=4)
+        text = labs.markdown(book, self._lab_figure)
+        path = self.cache / f"{name}.md"
+        if path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        page.meta["notebook"] = f"{name}.ipynb"  # the download, beside the page
+        return text
+
+    def _lab_figure(self, png: bytes, code: str) -> str:
+        file = self.figures.add(png, ".png")
+        alt = next((a for (snippet, _), a in self.figures.alts.items() if (self.runner.source(snippet) or "").rstrip() == code.rstrip()),
+                   "실습 셀이 그린 그림")
+        return f'<img class="snippet-figure" src="{FIGURE_SRC}{file}" alt="{alt}" loading="lazy" decoding="async">'
+
+    def on_page_content(self, html: str, page: Any, **_: Any) -> str:
+        self.page = None
+        depth = "../" * page.url.count("/")
+        return mathml(html).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+
+    def on_post_build(self, config: Any) -> None:
+        site = Path(config["site_dir"])
+        (site / FIGURES).mkdir(parents=True, exist_ok=True)
+        for name, content in self.figures.files.items():
+            path = site / FIGURES / name
+            path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
+        for problem in broken_links(site, _base_path(config["site_url"])):
+            log.warning(f"broken link: {problem}")
+
+    def on_shutdown(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _base_path(site_url: str | None) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(site_url or "").path or "/"
+
+
+class _Broken:
+    """What a page shows of a snippet that failed: the one-line error, in place of every view."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __getattr__(self, _name: str) -> Any:
+        return lambda *_a, **_k: f'!!! failure "예제가 실패했습니다"\n\n    {self.message}'

@@ -1,0 +1,114 @@
+"""Reading a page's prose: its claims, and the numbers no claim covers.
+
+Every digit in running prose must sit inside a claim, a code span or math; digits inside identifiers
+(``float32``, ``d_k``) are fine. A measured value must not hide in math either: ``\\approx`` followed
+by a number is reported, since math is not checked. One page reports every problem at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .claims import CLAIM, Claim
+from .snippets import Runner
+
+
+def prose_lines(text: str, file: str, problems: list[str] | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, line) for each line outside fenced code, display math and front matter. Text
+    after display math that closes on the same line is prose; a fence left open is a problem."""
+    lines = text.split("\n")
+    start = 0
+    if lines and lines[0].strip() == "---":
+        start = next((i + 1 for i, ln in enumerate(lines[1:], 1) if ln.strip() == "---"), 0)
+    fence, opened = None, 0
+    for number, line in enumerate(lines[start:], start + 1):
+        stripped = line.strip()
+        if fence == "$$":
+            if "$$" in stripped:
+                fence = None
+                yield number, stripped.split("$$", 1)[1]
+            continue
+        if fence:
+            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
+                fence = None
+            continue
+        opening = re.match(r"(`{3,}|~{3,})", stripped)
+        if opening:
+            fence, opened = opening[1], number
+            continue
+        if stripped.startswith("$$") and stripped.count("$$") % 2 == 1:
+            fence, opened = "$$", number
+            continue
+        yield number, line
+    if fence and problems is not None:
+        problems.append(f"{file}:{opened}: {fence} opened here is never closed: the rest of the page "
+                        "would be hidden from every check")
+
+
+def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
+    """Every claim in one page; a malformed one is added to ``problems`` and reading goes on."""
+    found = []
+    for number, line in prose_lines(text, file):
+        spans = list(CLAIM.finditer(line))
+        if line.count("data-claim") != len(spans):
+            problems.append(f'{file}:{number}: malformed claim (want `literal`{{ data-claim="snippet.py: expr" }})')
+        for m in spans:
+            snippet, sep, expr = m["target"].partition(": ")
+            if not sep or not snippet.endswith(".py") or not expr.strip():
+                problems.append(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"')
+            elif _emphasis(expr):  # Markdown would read it as bold or italic and break the span
+                problems.append(f"{file}:{number}: claim expression {expr!r} has __, or * touching a "
+                                "name: write x ** 0.5 with spaces, or name the value in the snippet")
+            else:
+                found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip()))
+    return found
+
+
+def _emphasis(expr: str) -> bool:
+    """Whether Markdown could take part of an expression for emphasis: ``__`` anywhere, or a run
+    of ``*`` with a non-space on either side (``a * b`` and ``x ** 0.5`` are safe, ``x**0.5`` not)."""
+    padded = f" {expr} "
+    return "__" in expr or any(
+        not (padded[m.start() - 1].isspace() and padded[m.end()].isspace()) for m in re.finditer(r"\*+", padded)
+    )
+
+
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$")
+_NOT_PROSE = re.compile(
+    r"`[^`\n]*`(\{[^}\n]*\})?"  # code spans, claims included
+    r"|\$\$.*?\$\$|\$[^$\n]+\$"  # math
+    r"|<!--.*?-->|<[^>\n]+>"  # comments and tags
+    r"|\]\([^)\n]*\)|\{[^}\n]*\}"  # link targets, attribute lists
+    r"|^\s*(\d+\.|[-*+])\s"  # list markers
+    r"|\[\^[^\]]+\]"  # footnote marks
+)
+_TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
+_APPROX = re.compile(r"\\approx\s*-?\d")
+
+
+def bare_numbers(text: str) -> list[str]:
+    """The number tokens of a piece of plain text (not inside identifiers)."""
+    return [t for t in _TOKEN.findall(text) if not re.search(r"[A-Za-z]", t)]
+
+
+def prose_numbers(text: str, file: str) -> list[str]:
+    """Digits in running prose that no claim, code span or math covers, and measured values in
+    math, as ``file:line: …``; a fence left open is reported too."""
+    problems: list[str] = []
+    found = []
+    for number, line in prose_lines(text, file, problems):
+        bare = bare_numbers(_NOT_PROSE.sub(" ", line))
+        if bare:
+            found.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
+        if any(_APPROX.search(m[0]) for m in _MATH.finditer(line)):
+            found.append(f"{file}:{number}: a measured value (\\approx) in math is not checked: make it a claim")
+    return found + problems
+
+
+def check_page(text: str, file: str, runner: Runner) -> list[str]:
+    """Every problem of one page: malformed or failing claims, bare numbers, open fences."""
+    problems: list[str] = []
+    claims = read_claims(text, file, problems)
+    problems += [p for c in claims if (p := c.check(runner))]
+    return problems + prose_numbers(text, file)

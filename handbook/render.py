@@ -1,0 +1,167 @@
+"""What a page shows of a snippet's run, as Markdown: the code, tables, figures, the output.
+
+Pages call ``handbook.run("chapter/x.py")`` in a ``markdown-exec`` block and print what the methods
+of the returned ``Example`` write. Table labels are lists of words, names of snippet values
+(``rows="queries"``), or templates numbered from one (``rows="{}번 줄"``), never typed numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import math
+import re
+import textwrap
+from typing import Any
+
+from .snippets import Run, SnippetError
+
+FIGURE_SRC = "@figures/"  # the plugin rewrites it to the page's relative path to assets/figures/
+
+
+class Figures:
+    """The figure files of one build (name by content -> SVG text or PNG bytes) and the alt text
+    each snippet's figure was given, so a lab showing the same snippet can reuse it."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, str | bytes] = {}
+        self.alts: dict[tuple[str, int], str] = {}
+
+    def add(self, content: str | bytes, suffix: str) -> str:
+        data = content.encode() if isinstance(content, str) else content
+        name = hashlib.sha256(data).hexdigest()[:16] + suffix
+        self.files[name] = content
+        return name
+
+
+class Example:
+    """One snippet's run, as a page shows it."""
+
+    def __init__(self, run: Run, figures: Figures) -> None:
+        self.run, self._figures = run, figures
+
+    @property
+    def namespace(self) -> dict[str, Any]:
+        return self.run.namespace
+
+    @property
+    def stdout(self) -> str:
+        return self.run.stdout
+
+    def value(self, expr: str) -> Any:
+        return self.run.value(expr)
+
+    def labels(self, spec: list[str] | str, count: int) -> list[str]:
+        """Labels as given (a list), numbered from one (a template with ``{}``), or the value of a
+        snippet expression (a list, a tensor, a string of characters)."""
+        if isinstance(spec, list):
+            labels = spec
+        elif "{}" in spec:
+            labels = [spec.format(i) for i in range(1, count + 1)]
+        else:
+            labels = plain(self.value(spec))
+            labels = list(labels) if isinstance(labels, (list, str)) else labels
+        if not isinstance(labels, list):
+            raise SnippetError(f"{self.run.name}: labels {spec!r} are not a list")
+        return [str(x) for x in labels]
+
+    def code(self) -> str:
+        """The snippet as a titled, copyable code block."""
+        return f'```python title="snippets/{self.run.name}"\n{self.run.source.rstrip()}\n```'
+
+    def output(self) -> str:
+        """What ``python snippets/<name>`` prints, as a code block."""
+        if not self.run.stdout:
+            raise SnippetError(f"{self.run.name} prints nothing")
+        return f"```text\n{self.run.stdout.rstrip()}\n```"
+
+    def matrix(self, expr: str, rows: list[str] | str, cols: list[str] | str, corner: str = "",
+               digits: int = 4) -> str:
+        """A 2-D tensor (or list of lists) as a table."""
+        data = plain(self.value(expr))
+        if not (isinstance(data, list) and data and all(isinstance(r, list) for r in data)):
+            raise SnippetError(f"{self.run.name}: {expr!r} is not a 2-D tensor")
+        rows, cols = self.labels(rows, len(data)), self.labels(cols, len(data[0]))
+        if len(data) != len(rows) or any(len(r) != len(cols) for r in data):
+            raise SnippetError(f"{self.run.name}: {expr!r} has shape {(len(data), len(data[0]))}, "
+                               f"labels are {len(rows)} x {len(cols)}")
+        body = [[label, *(fmt(x, digits) for x in row)] for label, row in zip(rows, data)]
+        return markdown_table([corner, *cols], body, ["---", *["---:"] * len(cols)])
+
+    def table(self, columns: dict[str, str | list[str]], digits: int = 4) -> str:
+        """One row per item: a list gives labels, a string is an expression whose items fill the
+        column (a row of a tensor shows as ``1, 0.5, 0``)."""
+        cells = {t: (list(s) if isinstance(s, list) else plain(self.value(s))) for t, s in columns.items()}
+        lengths = {title: len(col) if isinstance(col, list) else None for title, col in cells.items()}
+        if None in lengths.values() or len(set(lengths.values())) != 1:
+            raise SnippetError(f"{self.run.name}: columns differ in length: {lengths}")
+        body = [[cell(c, digits) for c in row] for row in zip(*cells.values())]
+        aligns = ["---" if all(isinstance(c, str) for c in col) else "---:" for col in cells.values()]
+        return markdown_table(list(columns), body, aligns)
+
+    def figure(self, index: int = 0, *, alt: str, caption: str = "") -> str:
+        """The ``index``-th figure the snippet showed, as a lazily loaded file named by content."""
+        if not alt.strip():
+            raise SnippetError(f"{self.run.name}: figure {index} needs alt text")
+        if index >= len(self.run.figures):
+            raise SnippetError(f"{self.run.name} showed {len(self.run.figures)} figure(s), not {index + 1}")
+        svg = self.run.figures[index]
+        width, height = (round(float(re.search(rf'{a}="([\d.]+)pt"', svg)[1]) * 4 / 3) for a in ("width", "height"))
+        name = self._figures.add(svg, ".svg")
+        self._figures.alts[(self.run.name, index)] = alt
+        image = (f'<img class="snippet-figure" src="{FIGURE_SRC}{name}" alt="{html.escape(alt)}" '
+                 f'width="{width}" height="{height}" loading="lazy" decoding="async">')
+        return f"{image}\n\n/// caption\n{caption}\n///" if caption else image
+
+    def example(self, *views: str, output: bool = True) -> str:
+        """The code block, then tabs: what the page shows from it, and what it prints."""
+        tabs = [("결과", "\n\n".join(views))] if views else []
+        if output:
+            tabs.append(("터미널 출력", self.output()))
+        return "\n\n".join([self.code(), *(f'=== "{t}"\n\n' + textwrap.indent(b, "    ") for t, b in tabs)])
+
+
+def fmt(x: Any, digits: int = 4) -> str:
+    """One number as the pages show it.
+
+    An integer-looking result (``0``, ``1``, ``-3``) is shown only when the value is exactly that
+    integer, so a ``0`` on the site always means exactly zero, and ``-0`` a negative zero; a tiny
+    non-zero value is shown in scientific notation instead of rounding to ``0``.
+    """
+    if isinstance(x, bool) or x is None or isinstance(x, str):
+        return str(x)
+    x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        return str(x)
+    if x == int(x):
+        return "-0" if math.copysign(1, x) < 0 and x == 0 else str(int(x))
+    if abs(x) < 0.5 * 10**-digits:
+        return f"{x:.2e}"
+    rounded = f"{x:.{digits}f}"
+    trimmed = rounded.rstrip("0").rstrip(".")
+    return rounded if "." not in trimmed else trimmed
+
+
+def plain(value: Any) -> Any:
+    """Tensors, arrays and sizes as plain Python lists and numbers."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, tuple):  # torch.Size too
+        return [plain(v) for v in value]
+    return value
+
+
+def cell(value: Any, digits: int) -> str:
+    """A table cell: labels as they are, a row of numbers as ``1, 0.5, 0``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ", ".join(cell(v, digits) for v in value)
+    return fmt(value, digits)
+
+
+def markdown_table(header: list[str], body: list[list[str]], aligns: list[str]) -> str:
+    def row(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", r"\|") for c in cells) + " |"
+
+    return "\n".join([row(header), "| " + " | ".join(aligns) + " |", *map(row, body)])
