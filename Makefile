@@ -34,11 +34,13 @@ audit: $(BIN)/.installed node_modules/.installed chromium
 	$(BIN)/python tools/audit.py
 
 # torch first, from the CPU index (--retries 0: where that index is out of reach, pip's local
-# wheels answer at once); then everything, pinned.
-$(BIN)/.installed: requirements.txt
+# wheels answer at once); then everything, pinned; then the handbook plugin (handbook/), editable,
+# so `mkdocs` finds it and an edit to it needs no reinstall.
+$(BIN)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --retries 0 --index-url $(TORCH_INDEX) --no-deps "$(TORCH_PIN)"
 	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 # Lighthouse and the Nu HTML checker, pinned in package-lock.json (Java runs the checker).
@@ -53,4 +55,4 @@ chromium:
 		$(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-nanum >/dev/null; }
 
 clean:
-	rm -rf $(VENV) site node_modules
+	rm -rf $(VENV) site node_modules .cache

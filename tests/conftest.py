@@ -1,4 +1,4 @@
-"""Shared test setup: the build glue (tools/glue.py) is imported exactly as the pages import it."""
+"""Shared test setup: derandomised property tests, the `site` marker, and one site build per run."""
 
 import sys
 from pathlib import Path
@@ -14,6 +14,13 @@ settings.load_profile("handbook")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
+
+
+def pytest_collection_modifyitems(items):
+    """Every test that needs the built site is marked `site`, so `-m "not site"` runs the fast ones."""
+    for item in items:
+        if "site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.site)
 
 
 @pytest.fixture(scope="session")

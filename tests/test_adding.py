@@ -1,14 +1,14 @@
 """Properties of the adding chapter's mask helpers, for shapes and dtypes the page does not show."""
 
-import glue
+import project
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-helpers = glue.run("adding/additive.py").namespace
+helpers = project.run("adding/additive.py").namespace
 additive_mask, apply_mask = helpers["additive_mask"], helpers["apply_mask"]
-normalize = glue.run("adding/identity.py").namespace["normalize"]
+normalize = project.run("adding/identity.py").namespace["normalize"]
 
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 # Rows sum to 1 within these tolerances. "float32" means softmax computed in float32 after the

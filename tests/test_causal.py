@@ -1,12 +1,12 @@
 """Properties of the causal chapter's attention function, for shapes the page does not show."""
 
-import glue
+import project
 import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-attention = glue.run("causal/parallel.py").namespace["attention"]
+attention = project.run("causal/parallel.py").namespace["attention"]
 
 
 @settings(max_examples=30, deadline=None)

@@ -1,18 +1,27 @@
-"""Every claim the prose makes holds, every number in the prose is a claim, and the checker can fail."""
+"""Every claim the prose makes holds, every number in the prose is a claim, and the checker can fail:
+every mutant of every claim (digits, signs, zeros, inf/nan, bound directions, elements) is caught."""
 
 import re
 
-import glue
 import pytest
+from handbook.claims import Approx, Bound, Claim, Range, matches, parse_literal
+from handbook.labs import prose as lab_prose
+from handbook.prose import check_page, prose_numbers, read_claims
+from handbook.render import fmt
+from handbook.snippets import Runner
+from project import DOCS, RUNNER, SNIPPETS
 from hypothesis import given
 from hypothesis import strategies as st
 
-PAGES = sorted(glue.DOCS.rglob("*.md"))
+PAGES = {f"docs/{p.relative_to(DOCS)}": p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))}
+PAGES |= {f"docs/labs/{p.name}": lab_prose(p) for p in sorted((DOCS / "labs").glob("*.py"))}
 
 
 def _claims():
-    for page in PAGES:
-        yield from glue.claims(page.read_text(encoding="utf-8"), f"docs/{page.relative_to(glue.DOCS)}")
+    for file, text in PAGES.items():
+        problems = []
+        yield from read_claims(text, file, problems)
+        assert not problems, problems
 
 
 CLAIMS = list(_claims())
@@ -24,41 +33,81 @@ def test_the_causal_chapter_makes_claims():
 
 @pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.where)
 def test_claim_holds(claim):
-    problem = claim.check()
+    problem = claim.check(RUNNER)
     assert problem is None, problem
 
 
-@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.where)
-def test_claim_fails_when_the_prose_changes(claim):
-    # Editing the literal must break the claim: no claim is true whatever the prose says.
-    edited = glue.Claim(claim.file, claim.line, _edit(claim.literal), claim.snippet, claim.expr)
-    assert edited.check() is not None, f"{claim.where}: `{edited.literal}` passes as well as `{claim.literal}`"
-
-
-def _edit(literal: str) -> str:
-    """The same literal with its last digit changed; without digits, its last word flipped."""
+def mutants(literal: str) -> list[tuple[str, str]]:
+    """(kind, literal) for each edit that must break a claim: its last digit; the sign of each
+    number; a zero made negative (or a negative zero positive); inf and nan swapped; a bound's
+    direction; a range moved off itself; each element of a list or tuple."""
+    found = []
+    if parse_literal(literal).__class__ is Bound or re.match(r"\s*[<>≤≥]", literal):
+        flipped = {"<": ">=", "<=": ">", "≤": ">", ">": "<=", ">=": "<", "≥": "<"}
+        op = re.match(r"\s*(<=|>=|[<>≤≥])", literal)[1]
+        return [("bound direction", flipped[op] + literal.strip()[len(op):])]
+    value = parse_literal(literal)
+    if isinstance(value, Range):
+        width = value.high - value.low
+        return [("range moved", f"{value.high + width / 2} … {value.high + width}"),
+                ("range moved", f"{value.low - width} … {value.low - width / 2}")]
+    if "±" in literal:
+        return [("tolerance centre moved", f"{value.value + 2.5 * value.tol} ± {value.tol}")]
     digits = list(re.finditer(r"\d", literal))
     if digits:
         last = digits[-1]
-        return literal[: last.start()] + str((int(last[0]) + 1) % 10) + literal[last.end() :]
-    words = list(re.finditer(r"True|False|nan|inf", literal))
-    if words:
-        last = words[-1]
-        flipped = {"True": "False", "False": "True", "nan": "0", "inf": "0"}[last[0]]
-        return literal[: last.start()] + flipped + literal[last.end() :]
-    return "'?'"  # a string without digits
+        found.append(("last digit", literal[: last.start()] + str((int(last[0]) + 1) % 10) + literal[last.end():]))
+    for m in re.finditer(r"(?<![\w.])(-?)(\d[\d.e+-]*%?|inf)(?![\w.])", literal):
+        sign, number = m[1], m[2]
+        if number in ("0", "inf") or _nonzero(number):
+            if number == "0" and sign:
+                found.append(("signed zero", literal[: m.start()] + "0" + literal[m.end():]))
+            elif number == "0":
+                found.append(("signed zero", literal[: m.start()] + "-0" + literal[m.end():]))
+            else:
+                found.append(("sign", literal[: m.start()] + ("" if sign else "-") + number + literal[m.end():]))
+    for word, other in (("inf", "nan"), ("nan", "inf"), ("True", "False"), ("False", "True")):
+        for m in re.finditer(rf"\b{word}\b", literal):
+            found.append(("inf/nan/bool", literal[: m.start()] + other + literal[m.end():]))
+    if isinstance(value, list) and value and re.match(r"\s*[\[(]", literal):
+        found.append(("element added", re.sub(r"([\])])\s*$", r", 7\1", literal)))
+    if not found:
+        found.append(("string", "'?'"))
+    return found
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_every_number_in_prose_is_a_claim(page):
-    assert glue.prose_numbers(page.read_text(encoding="utf-8"), f"docs/{page.name}") == []
+def _nonzero(number: str) -> bool:
+    try:
+        return float(number.rstrip("%")) != 0
+    except ValueError:  # a version inside a string
+        return False
+
+
+MUTANTS = [(claim, kind, edited) for claim in CLAIMS for kind, edited in mutants(claim.literal)]
+
+
+@pytest.mark.parametrize(("claim", "kind", "edited"), MUTANTS, ids=lambda x: x.where if isinstance(x, Claim) else str(x))
+def test_every_mutant_fails(claim, kind, edited):
+    mutant = Claim(claim.file, claim.line, edited, claim.snippet, claim.expr)
+    assert mutant.check(RUNNER) is not None, f"{claim.where}: {kind} mutant `{edited}` passes as well as `{claim.literal}`"
+
+
+def test_mutants_of_every_kind_are_tried():
+    kinds = {kind for _, kind, _ in MUTANTS}
+    assert {"last digit", "sign", "signed zero", "inf/nan/bool", "bound direction", "range moved",
+            "element added"} <= kinds, kinds
+
+
+@pytest.mark.parametrize("file", PAGES)
+def test_every_number_in_prose_is_a_claim(file):
+    assert prose_numbers(PAGES[file], file) == []
 
 
 # The checker itself --------------------------------------------------------------------------
 
 
 def _check(markdown: str) -> list[str]:
-    return [p for c in glue.claims(markdown, "docs/x.md") if (p := c.check())]
+    return check_page(markdown, "docs/x.md", RUNNER)
 
 
 def test_wrong_claim_names_file_line_and_both_values():
@@ -70,8 +119,27 @@ def test_wrong_claim_names_file_line_and_both_values():
 
 
 def test_claims_inside_code_blocks_are_examples_not_claims():
-    text = '```md\n`9`{ data-claim="causal/weights.py: T" }\n```\n'
-    assert glue.claims(text, "docs/x.md") == []
+    assert _check('```md\n`9`{ data-claim="causal/weights.py: T" }\n```\n') == []
+
+
+def test_display_math_followed_by_text_hides_nothing():
+    # A line that opens with $$…$$ and goes on with prose used to open a "fence" to the end of page.
+    text = '$$x$$ 다음 줄부터.\n\n`5`{ data-claim="causal/weights.py: T" } 와 42.\n'
+    problems = _check(text)
+    assert any("claim `5`" in p for p in problems) and any("'42'" in p for p in problems)
+
+
+def test_an_unclosed_fence_is_reported():
+    assert any("never closed" in p for p in _check("Intro.\n\n$$\nx = 1\n\n`5`{ data-claim=\"causal/weights.py: T\" }\n"))
+    assert any("never closed" in p for p in _check("```python\nx = 1\n"))
+
+
+def test_every_problem_of_a_page_is_reported_in_one_pass():
+    text = ('`4`{ data-claim="causal/weights.py T" }\n'  # malformed
+            '`5`{ data-claim="causal/weights.py: T" }\n'  # wrong
+            'and 42\n')  # bare
+    problems = _check(text)
+    assert len(problems) == 3, problems
 
 
 @pytest.mark.parametrize(
@@ -84,9 +152,17 @@ def test_claims_inside_code_blocks_are_examples_not_claims():
         '`2.0`{ data-claim="causal/steps.py: 4**0.5" }',  # ** touching a name: bold
     ],
 )
-def test_malformed_claims_are_errors(bad):
-    with pytest.raises(ValueError, match="docs/x.md:1"):
-        glue.claims(bad, "docs/x.md")
+def test_malformed_claims_are_problems(bad):
+    problems = []
+    assert read_claims(bad, "docs/x.md", problems) == []
+    assert problems and problems[0].startswith("docs/x.md:1")
+
+
+def test_a_constant_expression_proves_nothing():
+    [problem] = _check('`0.514`{ data-claim="causal/weights.py: 0.514" }')
+    assert "reads no name the snippet defines" in problem
+    [problem] = _check('`2`{ data-claim="causal/weights.py: len([1, 2])" }')
+    assert "reads no name" in problem
 
 
 def test_missing_snippet_or_bad_expression_is_reported():
@@ -94,11 +170,23 @@ def test_missing_snippet_or_bad_expression_is_reported():
     assert "cannot be checked" in _check('`4`{ data-claim="causal/weights.py: no_such_name" }')[0]
 
 
+def test_a_raising_snippet_is_one_line_naming_it_and_the_line(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/bad.py").write_text("x = 1\nraise ValueError('boom')\n", encoding="utf-8")
+    [problem] = check_page('`1`{ data-claim="a/bad.py: x" }', "docs/x.md", Runner(tmp_path))
+    assert "snippets/a/bad.py raised ValueError: boom at line 2" in problem
+    assert "invalid literal" not in problem and "\n" not in problem
+
+
 @pytest.mark.parametrize(
     ("literal", "value", "ok"),
     [
         ("0", 0.0, True),
         ("0", 1e-9, False),  # an integer means exactly that integer
+        ("0", -0.0, False),  # and the sign of a zero counts
+        ("-0", -0.0, True),
+        ("-0", 0.0, False),
+        ("[-0, -0]", [0.0, 0.0], False),
         ("0.3333", 1 / 3, True),
         ("0.3333", 0.33336, False),
         ("1/3", 1 / 3, True),
@@ -108,6 +196,8 @@ def test_missing_snippet_or_bad_expression_is_reported():
         ("-inf", float("-inf"), True),
         ("−inf", float("-inf"), True),  # the typographic minus sign reads the same
         ("inf", float("-inf"), False),
+        ("inf", float("nan"), False),
+        ("nan", float("inf"), False),
         ("nan", float("nan"), True),
         ("1e-9", 1.2e-9, True),
         ("1e-9", 2e-9, False),
@@ -117,30 +207,65 @@ def test_missing_snippet_or_bad_expression_is_reported():
         ("[1, 0]", [1.0, 0.0, 0.0], False),
         ("1.0000", [1.0, 0.99999997], True),  # one number against every element
         ("'한'", "한", True),
+        ("< 1e-6", 3.6e-7, True),
+        ("< 1e-6", 0.0, True),
+        ("< 1e-6", 1e-6, False),
+        ("≤ 1e-6", 1e-6, True),
+        ("> 0", 0.0, False),
+        ("≥ 0", [0.0, 2.0], True),
+        ("< 1e-6", float("nan"), False),
+        ("40% … 60%", 0.514, True),
+        ("40% … 60%", 0.62, False),
+        ("0.5 ... 0.6", 0.6, True),
+        ("0.514 ± 0.02", 0.533, True),
+        ("0.514 ± 0.02", 0.54, False),
+        ("[0, < 1e-6]", [0, 3e-7], True),
     ],
 )
-def test_literal_precision(literal, value, ok):
-    assert glue.matches(glue.parse_literal(literal), value) is ok
+def test_literal_forms(literal, value, ok):
+    assert matches(parse_literal(literal), value) is ok
+
+
+@pytest.mark.parametrize("bad", ["0.6 … 0.5", "1 ± 0", "< x", "<", "1 ±"])
+def test_unreadable_literals_are_errors(bad):
+    with pytest.raises(ValueError, match="cannot read"):
+        parse_literal(bad)
+
+
+def test_parsed_forms():
+    assert parse_literal("< 1e-6") == Bound("<", 1e-6)
+    assert parse_literal("≥ -1") == Bound(">=", -1.0)
+    assert parse_literal("0.40 … 0.60") == Range(0.4, 0.6)
+    assert parse_literal("0.514 ± 0.02") == Approx(0.514, 0.02)
 
 
 @given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6))
 def test_what_the_tables_show_reads_back_as_a_claim(x):
-    # A number copied from a generated table into the prose is a claim that holds.
-    assert glue.matches(glue.parse_literal(glue.fmt(x)), x)
+    # A number copied from a generated table into the prose is a claim that holds, -0 included.
+    assert matches(parse_literal(fmt(x)), x)
 
 
 def test_prose_numbers_are_found():
     text = "Rows sum to 1.\nA `1` in code, $1$ in math, float16 in a name, and `2`{ data-claim=\"a.py: b\" }.\n"
-    assert glue.prose_numbers(text, "docs/x.md") == ["docs/x.md:1: number '1' in prose is not a claim: Rows sum to 1."]
+    assert prose_numbers(text, "docs/x.md") == ["docs/x.md:1: number '1' in prose is not a claim: Rows sum to 1."]
 
 
-def test_changing_the_snippet_breaks_its_claims(tmp_path, monkeypatch):
+def test_measured_values_in_math_are_found():
+    [problem] = prose_numbers(r"Entropy nears $\log 4 \approx 1.3863$.", "docs/x.md")
+    assert "\\approx" in problem
+
+
+def test_lab_prose_keeps_the_source_line_numbers(tmp_path):
+    lab = tmp_path / "x.py"
+    lab.write_text("# %% [markdown]\n# # Title\n#\n# A 7 here.\n\n# %%\nx = 7\n", encoding="utf-8")
+    assert prose_numbers(lab_prose(lab), "docs/labs/x.py") == ["docs/labs/x.py:4: number '7' in prose is not a claim: A 7 here."]
+
+
+def test_changing_the_snippet_breaks_its_claims(tmp_path):
     # Same snippet, one number changed, so its output changes: some claim about it must fail
     # (not all: "masked weights are exactly 0" rightly holds for any length).
     (tmp_path / "causal").mkdir()
-    source = (glue.SNIPPETS / "causal/weights.py").read_text(encoding="utf-8")
+    source = (SNIPPETS / "causal/weights.py").read_text(encoding="utf-8")
     (tmp_path / "causal/weights.py").write_text(source.replace("T = 4", "T = 5"), encoding="utf-8")
-    monkeypatch.setattr(glue, "SNIPPETS", tmp_path)
-    monkeypatch.setattr(glue, "_runs", {})
     about_weights = [c for c in CLAIMS if c.snippet == "causal/weights.py"]
-    assert about_weights and any(c.check() is not None for c in about_weights)
+    assert about_weights and any(c.check(Runner(tmp_path)) is not None for c in about_weights)

@@ -2,13 +2,13 @@
 
 import math
 
-import glue
+import project
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-edges = glue.run("exp/edges.py").namespace
+edges = project.run("exp/edges.py").namespace
 last_true, exp_edges = edges["last_true"], edges["exp_edges"]
 
 SHOWN = [torch.float32, torch.float16, torch.bfloat16]  # the dtypes the chapter's tables show

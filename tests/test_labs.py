@@ -1,36 +1,46 @@
-"""Every content chapter has a lab; each lab's notebook is valid and runs top to bottom without error."""
+"""Every content chapter has a lab; each lab's notebook is valid, ran top to bottom without error or
+stderr, and its outputs are reused only under the same text and environment."""
 
+import os
+import subprocess
+import sys
 from concurrent.futures import Future
 from types import SimpleNamespace
 
-import glue
 import nbformat
 import pytest
+from handbook import labs
+from handbook.plugin import HandbookPlugin
+from project import DOCS, ROOT, SNIPPETS
 from mkdocs.exceptions import PluginError
 
-LABS = sorted(p.stem for p in (glue.DOCS / "labs").glob("*.py"))
+LABS = sorted(p.stem for p in (DOCS / "labs").glob("*.py"))
 NOT_CHAPTERS = {"index", "pitfalls", "glossary", "cheatsheet"}  # pages without a lab of their own
-CHAPTERS = sorted(p.stem for p in glue.DOCS.glob("*.md") if p.stem not in NOT_CHAPTERS)
+CHAPTERS = sorted(p.stem for p in DOCS.glob("*.md") if p.stem not in NOT_CHAPTERS)
+
+
+def test_every_chapter_is_found():
+    assert len(CHAPTERS) >= 8 and set(CHAPTERS) <= {p.stem for p in DOCS.glob("*.md")}
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_chapter_has_a_lab_and_links_to_it(chapter):
     assert chapter in LABS, f"docs/labs/{chapter}.py is missing"
-    assert f"labs/{chapter}.ipynb" in (glue.DOCS / f"{chapter}.md").read_text(encoding="utf-8")
+    assert f"labs/{chapter}.md" in (DOCS / f"{chapter}.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", LABS)
 def test_lab_download_is_the_notebook_that_ran_without_error(name, site):
     # What the reader downloads: the current lab, as a valid notebook with no outputs...
-    download = site / "labs" / name / f"{name}.ipynb"
-    text = download.read_text(encoding="utf-8")
-    assert text == nbformat.writes(glue.lab_notebook(name))
+    text = (site / "labs" / name / f"{name}.ipynb").read_text(encoding="utf-8")
     notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)
+    assert text == nbformat.writes(labs.notebook(DOCS / "labs" / f"{name}.py", SNIPPETS))
     assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
-    # ...and the build ran exactly that text with nbclient, as Jupyter would, every cell in order.
-    executed = glue.LAB_BUILD / "labs" / f"{name}.ipynb"
-    assert glue.lab_is_current(text, executed), "the page shows the outputs of another notebook"
+    assert "data-claim" not in text  # claims are plain code in Jupyter
+    # ...and the build ran exactly that text, in this environment, every cell in order.
+    executed = ROOT / ".cache/labs" / f"{name}.ipynb"
+    assert labs.is_current(executed, labs.digest(text + labs.environment()))
     code = [cell for cell in nbformat.read(executed, as_version=4).cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
@@ -38,40 +48,62 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, site):
 
 def _notebook(*sources):
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
-    notebook.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-                         "handbook": {}}
+    notebook.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
     return nbformat.writes(notebook)
 
 
 def test_a_failing_cell_stops_the_lab_and_names_it():
-    with pytest.raises(glue.LabError, match=r"(?s)docs/labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
-        glue.execute_lab("broken", _notebook("x = 1", "x / 0", "print('never')"))
+    with pytest.raises(labs.LabError, match=r"(?s)docs/labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
+        labs.execute("broken", _notebook("x = 1", "x / 0", "print('never')"), "k")
     assert "\x1b" not in str(error.value)  # plain text, not the kernel's terminal colours
 
 
-def test_printed_text_is_joined_and_the_run_is_marked_with_its_source(tmp_path):
+@pytest.mark.parametrize("cell", ["import warnings; warnings.warn('careful')",
+                                  "import sys; print('oops', file=sys.stderr)",
+                                  "import logging; logging.getLogger('x').warning('logged')"])
+def test_a_cell_that_warns_or_writes_to_stderr_stops_the_lab(cell):
+    with pytest.raises(labs.LabError, match=r"(?s)docs/labs/noisy\.py: code cell 2 wrote to stderr"):
+        labs.execute("noisy", _notebook("x = 1", cell), "k")
+
+
+def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):
     text = _notebook("import sys, time\nfor i in range(3):\n    print(i, end=' ', flush=True); time.sleep(0.05)")
-    executed = glue.execute_lab("printing", text)
+    executed = labs.execute("printing", text, "key-1")
     assert [(o.output_type, o.text) for o in executed.cells[0].outputs] == [("stream", "0 1 2 ")]
     path = tmp_path / "lab.ipynb"
-    assert not glue.lab_is_current(text, path)  # never ran: run it
+    assert not labs.is_current(path, "key-1")  # never ran: run it
     path.write_text(nbformat.writes(executed), encoding="utf-8")
-    assert glue.lab_is_current(text, path)  # same text: the outputs are reused
-    assert not glue.lab_is_current(text.replace("range(3)", "range(4)"), path)  # changed: run again
+    assert labs.is_current(path, "key-1")
+    assert not labs.is_current(path, "key-2")
+
+
+def test_the_reuse_key_changes_with_the_cpu_capability():
+    # A lab run under another CPU setting printed other rounding: its outputs must not be reused.
+    code = "from handbook.labs import environment; print(environment())"
+    keys = {cap: subprocess.run([sys.executable, "-c", code], env={**os.environ, "ATEN_CPU_CAPABILITY": cap},
+                                capture_output=True, text=True, check=True).stdout for cap in ("default", "avx2")}
+    assert keys["default"] != keys["avx2"]
 
 
 def test_lab_cells_come_from_the_snippets():
-    notebook = glue.lab_notebook("causal")
+    notebook = labs.notebook(DOCS / "labs/causal.py", SNIPPETS)
     sources = [cell.source for cell in notebook.cells]
-    assert (glue.SNIPPETS / "causal/weights.py").read_text(encoding="utf-8").rstrip() in sources
-    assert not any(glue.LAB_CELL.fullmatch(s.strip()) for s in sources)  # every include expanded
+    assert (SNIPPETS / "causal/weights.py").read_text(encoding="utf-8").rstrip() in sources
+    assert not any(labs.SNIPPET_CELL.fullmatch(s.strip()) for s in sources)  # every include expanded
+
+
+def test_an_executed_notebook_becomes_a_markdown_page():
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## 제목"), nbformat.v4.new_code_cell("print(1)")])
+    book.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
+    assert labs.markdown(book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```text title="출력"\n1\n```\n'
 
 
 def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():
+    plugin = HandbookPlugin()
+    plugin.on_startup(command="build", dirty=False)
     failed = Future()
-    failed.set_exception(glue.LabError("docs/labs/x.py: a cell raised"))
-    glue._lab_runs["x"] = failed
-    glue.on_pre_page(SimpleNamespace(file=SimpleNamespace(src_uri="x.md")))  # a chapter does not wait
+    failed.set_exception(labs.LabError("docs/labs/x.py: a cell raised"))
+    plugin.lab_runs["x"] = failed
     with pytest.raises(PluginError, match="docs/labs/x.py: a cell raised"):
-        glue.on_pre_page(SimpleNamespace(file=SimpleNamespace(src_uri="labs/x.ipynb")))
-    assert "x" not in glue._lab_runs
+        plugin._lab_markdown("x", SimpleNamespace(meta={}))
+    assert "x" not in plugin.lab_runs

@@ -4,15 +4,15 @@ Every comparison runs in float64 so the three implementations (the chapter's add
 reference, F.scaled_dot_product_attention, nn.MultiheadAttention) must agree to rounding: TOL.
 """
 
-import glue
+import project
 import pytest
 import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-padding_mask = glue.run("padding/mask.py").namespace["padding_mask"]
-_reference = glue.run("padding/reference.py").namespace
+padding_mask = project.run("padding/mask.py").namespace["padding_mask"]
+_reference = project.run("padding/reference.py").namespace
 additive_mask, masked_attention = _reference["additive_mask"], _reference["masked_attention"]
 
 TOL = {"rtol": 1e-9, "atol": 1e-12}

@@ -3,16 +3,16 @@ each pitfall is not an accident of the one example the page prints."""
 
 import math
 
-import glue
+import project
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-_softmax = glue.run("pitfalls/naive_softmax.py").namespace
+_softmax = project.run("pitfalls/naive_softmax.py").namespace
 naive_softmax, stable_softmax = _softmax["naive_softmax"], _softmax["stable_softmax"]
-attend_padded = glue.run("padding/pooling.py").namespace["attend"]
-attend_empty_row = glue.run("pitfalls/fully_masked.py").namespace["attend"]
+attend_padded = project.run("padding/pooling.py").namespace["attend"]
+attend_empty_row = project.run("pitfalls/fully_masked.py").namespace["attend"]
 
 seeds = st.integers(0, 2**16)
 FLOATS = st.sampled_from([torch.float32, torch.float64])

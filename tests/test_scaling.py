@@ -2,17 +2,17 @@
 
 import math
 
-import glue
+import project
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-sharpness = glue.run("scaling/sharpness.py").namespace
+sharpness = project.run("scaling/sharpness.py").namespace
 entropy, jacobian = sharpness["entropy"], sharpness["jacobian"]
-dot_products = glue.run("scaling/variance.py").namespace["dot_products"]
-make_dot_product_tensor = glue.run("scaling/seed.py").namespace["make_dot_product_tensor"]
-split_heads = glue.run("scaling/dk.py").namespace["split_heads"]
+dot_products = project.run("scaling/variance.py").namespace["dot_products"]
+make_dot_product_tensor = project.run("scaling/seed.py").namespace["make_dot_product_tensor"]
+split_heads = project.run("scaling/dk.py").namespace["split_heads"]
 
 sizes = st.integers(1, 12)
 seeds = st.integers(0, 2**16)
@@ -101,7 +101,7 @@ def test_dot_product_tensor_shape_and_bound(length, dim):
 
 
 def test_split_heads_is_a_lossless_reshape():
-    dk = glue.run("scaling/dk.py").namespace
+    dk = project.run("scaling/dk.py").namespace
     x = torch.randn(dk["batch"], dk["length"], dk["d_model"])
     heads = split_heads(x)
     assert heads.shape == (dk["batch"], dk["heads"], dk["length"], dk["d_k"])

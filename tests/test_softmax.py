@@ -7,7 +7,7 @@ by at most ``2 * n * eps`` of the dtype (n = length of the softmax axis).
 
 import math
 
-import glue
+import project
 import numpy as np
 import pytest
 import torch
@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.autograd.functional import jacobian
 
-stable_ns = glue.run("softmax/stable.py").namespace
+stable_ns = project.run("softmax/stable.py").namespace
 naive_softmax, stable_softmax = stable_ns["naive_softmax"], stable_ns["stable_softmax"]
-softmax_jacobian = glue.run("softmax/jacobian.py").namespace["softmax_jacobian"]
-overflow_ns = glue.run("softmax/overflow.py").namespace
+softmax_jacobian = project.run("softmax/jacobian.py").namespace["softmax_jacobian"]
+overflow_ns = project.run("softmax/overflow.py").namespace
 
 DTYPES = st.sampled_from([torch.float32, torch.float64])
 SHAPES = st.lists(st.integers(1, 6), min_size=1, max_size=4)

@@ -8,15 +8,15 @@ Tolerances, per dtype: a float32 result differs from SDPA by a few ulp of the su
 add in different orders), measured below 3e-6 for scores up to about 30; float64 agrees to rounding.
 """
 
-import glue
+import project
 import pytest
 import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-attention = glue.run("together/attention.py").namespace["attention"]
-_multihead = glue.run("together/multihead.py").namespace
+attention = project.run("together/attention.py").namespace["attention"]
+_multihead = project.run("together/multihead.py").namespace
 multihead = _multihead["multihead"]
 
 SDPA = F.scaled_dot_product_attention

@@ -72,19 +72,20 @@ TWICE = textwrap.dedent("""
 # executed as the build executes it (each in a new kernel: start-up and imports are its own cost).
 COMPUTE = textwrap.dedent("""
     import sys, time
-    sys.path.insert(0, "tools")
-    import koreanize_matplotlib, matplotlib.pyplot, torch  # noqa: F401
-    from nbclient import NotebookClient
-    import glue
+    from pathlib import Path
+    import koreanize_matplotlib, matplotlib.pyplot, nbformat, torch  # noqa: F401
+    from handbook import labs as lab
+    from handbook.snippets import Runner
+    runner = Runner(Path("snippets"))
     snippets = labs = 0.0
-    for path in sorted(glue.SNIPPETS.rglob("*.py")):
+    for name in runner.all():
         start = time.perf_counter()
-        glue.run(path.relative_to(glue.SNIPPETS).as_posix())
+        runner.run(name)
         snippets += time.perf_counter() - start
-    for path in sorted((glue.DOCS / "labs").glob("*.py")):
-        notebook = glue.lab_notebook(path.stem)
+    for path in sorted(Path("docs/labs").glob("*.py")):
+        text = nbformat.writes(lab.notebook(path, runner.folder))
         start = time.perf_counter()
-        NotebookClient(notebook, kernel_name="python3").execute()
+        lab.execute(path.stem, text, "bench")
         labs += time.perf_counter() - start
     print(snippets, labs)
 """)
@@ -98,7 +99,7 @@ def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
     for page in pages:
         (destination / "docs" / page).parent.mkdir(exist_ok=True)
         shutil.copy(ROOT / "docs" / page, destination / "docs" / page)
-    for part in ("snippets", "tools"):
+    for part in ("snippets", "handbook"):  # handbook/: mkdocs.yml watches it
         shutil.copytree(ROOT / part, destination / part)
     for part in ("mkdocs.yml", "requirements.txt"):
         shutil.copy(ROOT / part, destination)

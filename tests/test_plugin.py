@@ -1,0 +1,129 @@
+"""The plugin's parts, without building the site: running snippets, what pages show of them, MathML,
+the links check, and the plugin's own events."""
+
+import pytest
+from handbook.links import broken_links
+from handbook.mathml import mathml
+from handbook.render import Example, Figures, fmt
+from handbook.snippets import Runner, SnippetError
+
+
+@pytest.fixture
+def snippets(tmp_path):
+    runner = Runner(tmp_path)
+
+    def write(name: str, source: str) -> str:
+        (tmp_path / name).write_text(source, encoding="utf-8")
+        return name
+
+    write.runner = runner
+    return write
+
+
+def test_missing_snippet(snippets):
+    with pytest.raises(SnippetError, match="no snippet snippets/nope.py"):
+        snippets.runner.run("nope.py")
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("x = 1\n1 / 0\n", r"snippets/a.py raised ZeroDivisionError: division by zero at line 2"),
+        ("import warnings\nwarnings.warn('old', DeprecationWarning)\n", r"warned at line 2: DeprecationWarning: old"),
+        ("import warnings\nwarnings.warn('hm')\n", r"warned at line 2: UserWarning: hm"),
+        ("import sys\nprint('oops', file=sys.stderr)\n", r"wrote to stderr: oops"),
+        ("import logging\nlogging.getLogger('x').warning('careful')\n", r"logged a warning: careful"),
+        ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n", r"never calls plt.show"),
+        ("import matplotlib.pyplot as plt\nplt.title('가림')\nplt.show()\n", r"missing from font"),
+    ],
+)
+def test_a_snippet_fails_in_one_line_naming_itself(snippets, source, message):
+    with pytest.raises(SnippetError, match=message) as error:
+        snippets.runner.run(snippets("a.py", source))
+    assert "\n" not in str(error.value)
+
+
+def test_a_failure_is_remembered_until_the_file_changes(snippets):
+    name = snippets("a.py", "1 / 0\n")
+    for _ in range(2):
+        with pytest.raises(SnippetError):
+            snippets.runner.run(name)
+    assert snippets.runner.executed == ["a.py"]
+    snippets("a.py", "print(1)\n")
+    assert snippets.runner.run(name).stdout == "1\n"
+
+
+def test_unchanged_snippets_are_not_run_again(snippets):
+    # `mkdocs serve` keeps the runner: a prose edit re-runs nothing, a snippet edit re-runs that one.
+    a, b = snippets("a.py", "print(1)\n"), snippets("b.py", "print(2)\n")
+    for name in (a, b, a, b):
+        snippets.runner.run(name)
+    assert snippets.runner.executed == ["a.py", "b.py"]
+    snippets("a.py", "print(3)\n")
+    assert snippets.runner.run(a).stdout == "3\n" and snippets.runner.run(b).stdout == "2\n"
+    assert snippets.runner.executed == ["a.py", "b.py", "a.py"]
+
+
+def _example(snippets, source):
+    return Example(snippets.runner.run(snippets("a.py", source)), Figures())
+
+
+def test_figure_needs_alt_text(snippets):
+    ex = _example(snippets, "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\nprint('ok')\n")
+    with pytest.raises(SnippetError, match="alt text"):
+        ex.figure(alt=" ")
+    with pytest.raises(SnippetError, match="showed 1 figure"):
+        ex.figure(1, alt="그림")
+    assert ex.figure(alt="곡선 하나").startswith('<img class="snippet-figure" src="@figures/')
+
+
+def test_figures_are_deterministic_svg(snippets):
+    source = "import matplotlib.pyplot as plt\nplt.plot([1, -2])\nplt.show()\n"
+    first = snippets.runner.run(snippets("a.py", source)).figures
+    second = snippets.runner.run(snippets("b.py", source)).figures
+    assert first == second and len(first) == 1
+    assert "<dc:date>" not in first[0]
+
+
+def test_matrix_labels_must_fit(snippets):
+    ex = _example(snippets, "import torch\nx = torch.zeros(2, 3)\nnames = ['a', 'b']\n")
+    with pytest.raises(SnippetError, match=r"shape \(2, 3\), labels are 2 x 2"):
+        ex.matrix("x", rows=["a", "b"], cols=["c", "d"])
+    with pytest.raises(SnippetError, match="not a 2-D tensor"):
+        ex.matrix("x[0]", rows=["a"], cols=["c"])
+    table = ex.matrix("x", rows="names", cols="열 {}")
+    assert "|  | 열 1 | 열 2 | 열 3 |" in table and "| b | 0 | 0 | 0 |" in table
+
+
+def test_table_columns_must_agree(snippets):
+    ex = _example(snippets, "import torch\nx = torch.zeros(3)\n")
+    with pytest.raises(SnippetError, match="differ in length"):
+        ex.table({"label": ["a", "b"], "x": "x"})
+
+
+def test_a_snippet_that_prints_nothing_has_no_output_tab(snippets):
+    with pytest.raises(SnippetError, match="prints nothing"):
+        _example(snippets, "x = 1\n").output()
+
+
+@pytest.mark.parametrize(
+    ("x", "shown"),
+    [(0.0, "0"), (-0.0, "-0"), (1.0, "1"), (0.5, "0.5"), (1 / 3, "0.3333"), (0.99999997, "1.0000"),
+     (3e-7, "3.00e-07"), (float("-inf"), "-inf"), (float("nan"), "nan"), (True, "True"), (36, "36")],
+)
+def test_numbers_as_the_pages_show_them(x, shown):
+    assert fmt(x) == shown
+
+
+def test_math_becomes_mathml_with_infinity_a_symbol():
+    html = mathml('<p><span class="arithmatex">\\(-\\infty &lt; x\\)</span></p>')
+    assert html.startswith("<p><math") and "<mi>&#x0221E;</mi>" in html and "arithmatex" not in html
+
+
+def test_broken_links_in_raw_html_are_found(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text('<a href="a/">ok</a> <a href="a/#here">ok</a> <a href="b/">no</a>'
+                                         ' <a href="a/#gone">no</a> <img src="x.png"> <a href="https://x.org/">x</a>')
+    (tmp_path / "a/index.html").write_text('<h2 id="here">h</h2>')
+    assert broken_links(tmp_path) == ["index.html: b/ (no such file)", "index.html: a/#gone (no such anchor)",
+                                      "index.html: x.png (no such file)"]
