@@ -12,6 +12,7 @@ import pytest
 from handbook import labs
 from handbook.plugin import HandbookPlugin
 from project import DOCS, ROOT, SNIPPETS
+from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 LABS = sorted(p.stem for p in (DOCS / "labs").glob("*.py"))
@@ -35,7 +36,8 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, site):
     text = (site / "labs" / name / f"{name}.ipynb").read_text(encoding="utf-8")
     notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)
-    assert text == nbformat.writes(labs.notebook(DOCS / "labs" / f"{name}.py", SNIPPETS))
+    site_url = load_config(str(ROOT / "mkdocs.yml"))["site_url"] or ""
+    assert text == nbformat.writes(labs.notebook(DOCS / "labs" / f"{name}.py", SNIPPETS, site_url))
     assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert "data-claim" not in text  # claims are plain code in Jupyter
     # ...and the build ran exactly that text, in this environment, every cell in order.
