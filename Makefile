@@ -21,9 +21,9 @@ build: $(BIN)/.installed
 # Three groups: the default suite; every snippet as its own process, as a reader runs it; then
 # the web group (headless Chromium, Lighthouse), one page at a time so timings are fair.
 test: $(BIN)/.installed node_modules/.installed chromium
-	$(BIN)/pytest -m "not standalone and not browser and not audit"
-	$(BIN)/pytest -m standalone
-	$(BIN)/pytest -m "browser or audit" -n 0
+	$(BIN)/pytest -n auto --dist worksteal -m "not standalone and not browser and not audit"
+	$(BIN)/pytest -n auto -m standalone
+	$(BIN)/pytest -n 0 -m "browser or audit"
 
 # Build, rebuild and test times, page weight: one table (tools/bench.py says what each line is).
 bench: $(BIN)/.installed node_modules/.installed chromium
