@@ -13,3 +13,26 @@ RUNNER = Runner(SNIPPETS)
 
 def run(name: str) -> Run:
     return RUNNER.run(name)
+
+
+class Names:
+    """A snippet's names, run on first use: collecting the tests runs no snippet."""
+
+    def __init__(self, snippet: str) -> None:
+        self.snippet = snippet
+
+    def __getitem__(self, name: str):
+        return run(self.snippet).namespace[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in run(self.snippet).namespace
+
+
+def function(snippet: str, name: str):
+    """A function the snippet defines, looked up when first called."""
+
+    def call(*args, **kwargs):
+        return run(snippet).namespace[name](*args, **kwargs)
+
+    call.__name__ = name
+    return call

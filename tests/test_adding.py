@@ -6,9 +6,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-helpers = project.run("adding/additive.py").namespace
-additive_mask, apply_mask = helpers["additive_mask"], helpers["apply_mask"]
-normalize = project.run("adding/identity.py").namespace["normalize"]
+helpers = project.Names("adding/additive.py")
+additive_mask = project.function("adding/additive.py", "additive_mask")
+apply_mask = project.function("adding/additive.py", "apply_mask")
+normalize = project.function("adding/identity.py", "normalize")
 
 DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 # Rows sum to 1 within these tolerances. "float32" means softmax computed in float32 after the

@@ -6,7 +6,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-attention = project.run("causal/parallel.py").namespace["attention"]
+attention = project.function("causal/parallel.py", "attention")
 
 
 @settings(max_examples=30, deadline=None)

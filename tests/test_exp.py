@@ -8,8 +8,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-edges = project.run("exp/edges.py").namespace
-last_true, exp_edges = edges["last_true"], edges["exp_edges"]
+edges = project.Names("exp/edges.py")
+last_true = project.function("exp/edges.py", "last_true")
+exp_edges = project.function("exp/edges.py", "exp_edges")
 
 SHOWN = [torch.float32, torch.float16, torch.bfloat16]  # the dtypes the chapter's tables show
 ALL = [torch.float64, *SHOWN]

@@ -11,9 +11,9 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-padding_mask = project.run("padding/mask.py").namespace["padding_mask"]
-_reference = project.run("padding/reference.py").namespace
-additive_mask, masked_attention = _reference["additive_mask"], _reference["masked_attention"]
+padding_mask = project.function("padding/mask.py", "padding_mask")
+additive_mask = project.function("padding/reference.py", "additive_mask")
+masked_attention = project.function("padding/reference.py", "masked_attention")
 
 TOL = {"rtol": 1e-9, "atol": 1e-12}
 SDPA = F.scaled_dot_product_attention

@@ -9,10 +9,10 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-_softmax = project.run("pitfalls/naive_softmax.py").namespace
-naive_softmax, stable_softmax = _softmax["naive_softmax"], _softmax["stable_softmax"]
-attend_padded = project.run("padding/pooling.py").namespace["attend"]
-attend_empty_row = project.run("pitfalls/fully_masked.py").namespace["attend"]
+naive_softmax = project.function("pitfalls/naive_softmax.py", "naive_softmax")
+stable_softmax = project.function("pitfalls/naive_softmax.py", "stable_softmax")
+attend_padded = project.function("padding/pooling.py", "attend")
+attend_empty_row = project.function("pitfalls/fully_masked.py", "attend")
 
 seeds = st.integers(0, 2**16)
 FLOATS = st.sampled_from([torch.float32, torch.float64])

@@ -8,11 +8,12 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-sharpness = project.run("scaling/sharpness.py").namespace
-entropy, jacobian = sharpness["entropy"], sharpness["jacobian"]
-dot_products = project.run("scaling/variance.py").namespace["dot_products"]
-make_dot_product_tensor = project.run("scaling/seed.py").namespace["make_dot_product_tensor"]
-split_heads = project.run("scaling/dk.py").namespace["split_heads"]
+sharpness = project.Names("scaling/sharpness.py")
+entropy = project.function("scaling/sharpness.py", "entropy")
+jacobian = project.function("scaling/sharpness.py", "jacobian")
+dot_products = project.function("scaling/variance.py", "dot_products")
+make_dot_product_tensor = project.function("scaling/seed.py", "make_dot_product_tensor")
+split_heads = project.function("scaling/dk.py", "split_heads")
 
 sizes = st.integers(1, 12)
 seeds = st.integers(0, 2**16)

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from torch.autograd.functional import jacobian
 
-stable_ns = project.run("softmax/stable.py").namespace
-naive_softmax, stable_softmax = stable_ns["naive_softmax"], stable_ns["stable_softmax"]
-softmax_jacobian = project.run("softmax/jacobian.py").namespace["softmax_jacobian"]
-overflow_ns = project.run("softmax/overflow.py").namespace
+naive_softmax = project.function("softmax/stable.py", "naive_softmax")
+stable_softmax = project.function("softmax/stable.py", "stable_softmax")
+softmax_jacobian = project.function("softmax/jacobian.py", "softmax_jacobian")
+overflow_ns = project.Names("softmax/overflow.py")
 
 DTYPES = st.sampled_from([torch.float32, torch.float64])
 SHAPES = st.lists(st.integers(1, 6), min_size=1, max_size=4)

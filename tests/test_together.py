@@ -15,9 +15,9 @@ import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-attention = project.run("together/attention.py").namespace["attention"]
-_multihead = project.run("together/multihead.py").namespace
-multihead = _multihead["multihead"]
+attention = project.function("together/attention.py", "attention")
+_multihead = project.Names("together/multihead.py")
+multihead = project.function("together/multihead.py", "multihead")
 
 SDPA = F.scaled_dot_product_attention
 TOL = {torch.float32: {"rtol": 5e-5, "atol": 5e-5}, torch.float64: {"rtol": 1e-10, "atol": 1e-12}}
