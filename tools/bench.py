@@ -17,7 +17,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -27,33 +26,11 @@ import time
 from pathlib import Path
 
 from bs4 import BeautifulSoup
+from workspace import project_copy, serve_session
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-
-# Builds in one process, as `mkdocs serve --dirty` does. Each line of stdin names a file to edit
-# (or nothing) before the next build; each build prints its seconds and the pages it rewrote.
-SERVE = textwrap.dedent("""
-    import json, os, sys, time
-    from pathlib import Path
-    os.environ["NO_MKDOCS_2_WARNING"] = "1"
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-    site = Path("site")
-    for line in sys.stdin:
-        if line.strip():
-            path = Path(line.strip())
-            path.write_text(path.read_text() + ("# edited\\n" if path.suffix == ".py" else "\\n수정.\\n"))
-        time.sleep(0.02)  # distinct modification times
-        before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
-        start = time.perf_counter()
-        build(load_config("mkdocs.yml", site_dir="site"), dirty=True)
-        seconds = time.perf_counter() - start
-        after = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
-        pages = sorted(str(p.parent.relative_to(site)) for p in after if before.get(p) != after[p])
-        print(json.dumps([seconds, pages]), flush=True)
-""")
 
 # Two clean builds in one process: the second finds every snippet already run (the floor).
 TWICE = textwrap.dedent("""
@@ -89,30 +66,6 @@ COMPUTE = textwrap.dedent("""
         labs += time.perf_counter() - start
     print(snippets, labs)
 """)
-
-
-def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
-    """What a build reads, copied, so edits never touch the working tree. With ``pages``, only
-    those pages (chapters, or labs as ``labs/x.py``): a small site, for tests."""
-    only = shutil.ignore_patterns("labs", "*.md") if pages else None
-    shutil.copytree(ROOT / "docs", destination / "docs", ignore=only)
-    for page in pages:
-        (destination / "docs" / page).parent.mkdir(exist_ok=True)
-        shutil.copy(ROOT / "docs" / page, destination / "docs" / page)
-    for part in ("snippets", "handbook"):  # handbook/: mkdocs.yml watches it
-        shutil.copytree(ROOT / part, destination / part)
-    for part in ("mkdocs.yml", "requirements.txt"):
-        shutil.copy(ROOT / part, destination)
-    return destination
-
-
-def serve_session(project: Path, edits: list[str]) -> list[tuple[float, list[str]]]:
-    """One build per edit ("" = none), in one process under --dirty: (seconds, pages rewritten)."""
-    result = subprocess.run(
-        [sys.executable, "-c", SERVE], cwd=project, input="\n".join(edits) + "\n",
-        capture_output=True, text=True, env=ENV, timeout=600, check=True,
-    )
-    return [tuple(json.loads(line)) for line in result.stdout.splitlines()]
 
 
 def _python(code: str, *args: str) -> list[float]:
