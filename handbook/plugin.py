@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import textwrap
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ class HandbookConfig(Config):
 
 class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"  # an author is looking: show a page's problems on it
         self.runner: Runner | None = None
         self.figures = Figures()
         self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
@@ -138,8 +140,12 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             markdown = self._lab_markdown(name, page)
             file = f"docs/{self.config.labs}/{name}.py"
             source = labs.prose(Path(config["docs_dir"]) / self.config.labs / f"{name}.py")
-        for problem in check_page(source, file, self.runner):
+        problems = check_page(source, file, self.runner)
+        for problem in problems:
             log.warning(problem)
+        if problems and self.serving:  # never in a deployed build: there, a problem stops it
+            items = "\n".join(f"    - `` {p.replace('`', chr(0x2035))} ``" for p in problems)
+            markdown = f'!!! failure "이 쪽의 검사 {len(problems)}건이 실패했습니다 (mkdocs serve 에서만 보입니다)"\n\n{items}\n\n{markdown}'
         return markdown
 
     def _lab_markdown(self, name: str, page: Any) -> str:
@@ -148,7 +154,11 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             try:
                 run.result()
             except labs.LabError as error:
-                raise PluginError(str(error)) from None
+                if not self.serving:
+                    raise PluginError(str(error)) from None
+                log.warning(str(error))  # serve keeps serving, and the page says what broke
+                report = textwrap.indent(str(error), "    ")
+                return f'!!! failure "실습이 실패했습니다 (mkdocs serve 에서만 보입니다)"\n\n    ```text\n{report}\n    ```\n'
         book = nbformat.read(self.cache / f"{name}.ipynb", as_version=4)
         text = labs.markdown(book, self._lab_figure)
         path = self.cache / f"{name}.md"

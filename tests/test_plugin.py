@@ -1,6 +1,8 @@
 """The plugin's parts, without building the site: running snippets, what pages show of them, MathML,
 the links check, and the plugin's own events."""
 
+from pathlib import Path
+
 import pytest
 from handbook.links import broken_links
 from handbook.mathml import mathml
@@ -127,3 +129,24 @@ def test_broken_links_in_raw_html_are_found(tmp_path):
     (tmp_path / "a/index.html").write_text('<h2 id="here">h</h2>')
     assert broken_links(tmp_path) == ["index.html: b/ (no such file)", "index.html: a/#gone (no such anchor)",
                                       "index.html: x.png (no such file)"]
+
+
+def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
+    from types import SimpleNamespace
+
+    from handbook.plugin import HandbookPlugin
+
+    page_file = tmp_path / "x.md"
+    text = 'Rows: `5`{ data-claim="causal/weights.py: T" }.\n'
+    page_file.write_text(text, encoding="utf-8")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md", abs_src_path=str(page_file)))
+    shown = {}
+    for command in ("serve", "build"):
+        plugin = HandbookPlugin()
+        plugin.load_config({})
+        plugin.on_startup(command=command, dirty=False)
+        plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
+        shown[command] = plugin.on_page_markdown(text, page=page, config={}, files=None)
+    assert shown["build"] == text
+    assert shown["serve"].startswith('!!! failure "이 쪽의 검사 1건이 실패했습니다')
+    assert "docs/x.md:1: claim" in shown["serve"] and shown["serve"].endswith(text)
