@@ -35,10 +35,11 @@ class LabError(Exception):
     """A lab is broken: a missing snippet, a cell that raised or wrote to stderr."""
 
 
-def notebook(source: Path, snippets: Path, site_url: str = "") -> Any:
+def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = True) -> Any:
     """The notebook readers download: each ``# snippet: chapter/x.py`` cell becomes that snippet's
     code, a setup cell comes first, claims are plain code, links point at the site, and cell ids
-    are fixed, so the same sources always give the same bytes."""
+    are fixed, so the same sources always give the same bytes. With ``download=False``, the text
+    cells stay as the page renders them (claims, links to the chapters' Markdown files)."""
     import jupytext
 
     name = source.stem
@@ -48,7 +49,7 @@ def notebook(source: Path, snippets: Path, site_url: str = "") -> Any:
             if not (snippets / m[1]).is_file():
                 raise LabError(f"docs/labs/{name}.py includes a missing snippet snippets/{m[1]}")
             cell.source = (snippets / m[1]).read_text(encoding="utf-8").rstrip()
-        elif cell.cell_type == "markdown":
+        elif cell.cell_type == "markdown" and download:
             cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
             cell.source = re.sub(r"\]\(\.\./([\w/-]+)\.md(#[\w-]+)?\)",
                                  lambda l: f"]({site_url or '../../'}{l[1]}/{l[2] or ''})", cell.source)
@@ -132,13 +133,14 @@ def is_current(path: Path, key: str) -> bool:
     return nbformat.read(path, as_version=4).metadata.get("handbook", {}).get("key") == key
 
 
-def markdown(book: Any, add_figure: Callable[[bytes, str], str]) -> str:
-    """An executed notebook as a Markdown page: text cells as they are, code as code blocks, printed
-    text as output blocks, figures as files (``add_figure(png, code)`` gives the image tag)."""
+def markdown(book: Any, text: Any, add_figure: Callable[[bytes, str], str]) -> str:
+    """An executed notebook as a Markdown page: text cells as ``text`` (the same notebook with
+    ``download=False``) has them, code as code blocks, printed text as output blocks, figures as
+    files (``add_figure(png, code)`` gives the image tag)."""
     parts = []
-    for cell in book.cells:
+    for cell, page_cell in zip(book.cells, text.cells, strict=True):
         if cell.cell_type == "markdown":
-            parts.append(cell.source)
+            parts.append(page_cell.source)
             continue
         parts.append(f"```python\n{cell.source}\n```")
         for output in cell.outputs:

@@ -56,11 +56,14 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if self.runner is None or self.runner.folder != folder:
             self.runner = Runner(folder)
         self.cache = self.root / self.config.cache_dir
+        self.docs_dir = config["docs_dir"]
         self.page: str | None = None
         if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates from the commit, not the day
             git = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=self.root, capture_output=True, text=True)
             if git.returncode == 0 and git.stdout.strip():
                 os.environ["SOURCE_DATE_EPOCH"] = git.stdout.strip()
+        if not config.repo_url:  # no repository known: no repository link, no edit links
+            config.edit_uri = None
         _activate(self)
         return config
 
@@ -160,7 +163,8 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 report = textwrap.indent(str(error), "    ")
                 return f'!!! failure "실습이 실패했습니다 (mkdocs serve 에서만 보입니다)"\n\n    ```text\n{report}\n    ```\n'
         book = nbformat.read(self.cache / f"{name}.ipynb", as_version=4)
-        text = labs.markdown(book, self._lab_figure)
+        source = Path(self.docs_dir) / self.config.labs / f"{name}.py"
+        text = labs.markdown(book, labs.notebook(source, self.runner.folder, download=False), self._lab_figure)
         path = self.cache / f"{name}.md"
         if path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")

@@ -1,5 +1,6 @@
 """Shared test setup: derandomised property tests, the `site` marker, and one site build per run."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,6 +14,8 @@ settings.register_profile("handbook", derandomize=True, database=None)
 settings.load_profile("handbook")
 
 ROOT = Path(__file__).resolve().parents[1]
+# The tests build the site as the Pages workflow does for a project site: under a sub-path.
+os.environ.setdefault("SITE_URL", "https://example.org/handbook/")
 sys.path.insert(0, str(ROOT / "tools"))
 
 

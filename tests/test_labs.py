@@ -97,7 +97,7 @@ def test_lab_cells_come_from_the_snippets():
 def test_an_executed_notebook_becomes_a_markdown_page():
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## 제목"), nbformat.v4.new_code_cell("print(1)")])
     book.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
-    assert labs.markdown(book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```text title="출력"\n1\n```\n'
+    assert labs.markdown(book, book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```text title="출력"\n1\n```\n'
 
 
 def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():

@@ -33,10 +33,9 @@ COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt")
 
 
 def base_path() -> str:
-    """The path part of ``site_url`` ("/attention-mask-handbook/"): where GitHub Pages serves it."""
-    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    site_url = next(line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("site_url:"))
-    return urlsplit(site_url).path or "/"
+    """The path part of the site's URL ("/handbook/" for https://example.org/handbook/): where it
+    is served, as GitHub Pages serves a project site. The Pages workflow sets SITE_URL."""
+    return urlsplit(os.environ.get("SITE_URL", "")).path or "/"
 
 
 def build(site_dir: Path) -> Path:
