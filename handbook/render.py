@@ -18,6 +18,17 @@ from .snippets import Run, SnippetError
 
 FIGURE_SRC = "@figures/"  # the plugin rewrites it to the page's relative path to assets/figures/
 
+# A run of letters, digits, underscores and dots holding a digit; it is a number unless it is an
+# identifier (``float16``, ``x2``) or holds a letter other than an exponent's ``e`` (``fp16``, ``2D``).
+_TOKEN = re.compile(r"[0-9A-Za-z_]*\d(?:[0-9A-Za-z_.]|(?<=\d[eE])[+-](?=\d))*")
+_NOT_A_NUMBER = re.compile(r"[A-Za-z_][\w.]*|[\w.]*[A-DF-Za-df-z_][\w.]*")
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers a reader sees in ``text``: ``3``, ``0.94``, ``1e9`` (of ``-1e9``),
+    ``3.4028e+38``; digits inside identifiers are not numbers."""
+    return [t.rstrip(".") for t in _TOKEN.findall(text) if not _NOT_A_NUMBER.fullmatch(t)]
+
 
 class Figures:
     """The figure files of one build (name by content -> SVG text or PNG bytes) and the alt text
@@ -55,7 +66,7 @@ class Example:
         """Labels as given (a list), numbered from one (a template with ``{}``), or the value of a
         snippet expression (a list, a tensor, a string of characters)."""
         if isinstance(spec, list):
-            labels = spec
+            labels = self.typed(spec)
         elif "{}" in spec:
             labels = [spec.format(i) for i in range(1, count + 1)]
         else:
@@ -64,6 +75,15 @@ class Example:
         if not isinstance(labels, list):
             raise SnippetError(f"{self.run.name}: labels {spec!r} are not a list")
         return [str(x) for x in labels]
+
+    def typed(self, labels: list[str]) -> list[str]:
+        """Labels typed in the page: words only. A number the reader sees is measured or counted,
+        so it comes from the snippet (a name of its values, or a template numbered from one)."""
+        for label in labels:
+            if numbers_in(str(label)):
+                raise SnippetError(f"{self.run.name}: label {label!r} is typed by hand: read it from the "
+                                   "snippet (a name, or a template such as '{}번 줄')")
+        return list(labels)
 
     def code(self) -> str:
         """The snippet as a titled, copyable code block."""
@@ -89,9 +109,15 @@ class Example:
         return markdown_table([corner, *cols], body, ["---", *["---:"] * len(cols)])
 
     def table(self, columns: dict[str, str | list[str]], digits: int = 4) -> str:
-        """One row per item: a list gives labels, a string is an expression whose items fill the
-        column (a row of a tensor shows as ``1, 0.5, 0``)."""
-        cells = {t: (list(s) if isinstance(s, list) else plain(self.value(s))) for t, s in columns.items()}
+        """One row per item: a list gives labels, a template with ``{}`` numbers the rows from one,
+        any other string is an expression whose items fill the column (a row of a tensor shows as
+        ``1, 0.5, 0``)."""
+        templates = {t for t, s in columns.items() if isinstance(s, str) and "{}" in s}
+        cells = {t: (self.typed(s) if isinstance(s, list) else plain(self.value(s)))
+                 for t, s in columns.items() if t not in templates}
+        count = len(next((c for c in cells.values() if isinstance(c, list)), []))
+        cells = {t: [str(columns[t]).format(i) for i in range(1, count + 1)] if t in templates else cells[t]
+                 for t in columns}
         lengths = {title: len(col) if isinstance(col, list) else None for title, col in cells.items()}
         if None in lengths.values() or len(set(lengths.values())) != 1:
             raise SnippetError(f"{self.run.name}: columns differ in length: {lengths}")
@@ -103,6 +129,9 @@ class Example:
         """The ``index``-th figure the snippet showed, as a lazily loaded file named by content."""
         if not alt.strip():
             raise SnippetError(f"{self.run.name}: figure {index} needs alt text")
+        if numbers := numbers_in(alt):
+            raise SnippetError(f"{self.run.name}: number {numbers[0]!r} in alt text is not checked: "
+                               "describe the figure in words")
         if index >= len(self.run.figures):
             raise SnippetError(f"{self.run.name} showed {len(self.run.figures)} figure(s), not {index + 1}")
         svg = self.run.figures[index]
