@@ -121,6 +121,21 @@ def test_a_typed_label_may_not_hold_a_number(snippets, label):
     assert "| 쿼리 둘 | 0 |" in ex.table({"설명": ["쿼리 하나", "쿼리 둘"], "값": "v"})
 
 
+def test_templates_read_snippet_values(snippets):
+    # No comprehension in the page: `{}` numbers the rows, `{name:spec}` formats a snippet value's items.
+    ex = _example(snippets, "import torch\ntaus = torch.tensor([0.5, 2.0])\ncalls = ['q, k', 'k, q']\n"
+                          "print('A: 1')\nprint('B: 2')\n")
+    # The lines it printed are read from the snippet, not typed, so they may hold numbers.
+    table = ex.table({"호출": "`f({calls})`", "τ": "{taus:g}", "줄": "{}번 줄", "출력": ex.printed()})
+    assert "| `f(q, k)` | 0.5 | 1번 줄 | A: 1 |" in table and "| `f(k, q)` | 2 | 2번 줄 | B: 2 |" in table
+    matrix = ex.matrix("[[1, 2], [3, 4]]", rows="{calls:.1}", cols="{}번 칸").splitlines()
+    assert matrix[0] == "|  | 1번 칸 | 2번 칸 |" and matrix[3] == "| k | 3 | 4 |"
+    with pytest.raises(SnippetError, match=r"'calls' has 2 items, the table 3 rows"):
+        ex.table({"호출": "{calls}", "x": "[1, 2, 3]"})
+    with pytest.raises(SnippetError, match=r"label '점수 300 인 \{calls\}' is typed by hand: number '300'"):
+        ex.table({"호출": "점수 300 인 {calls}", "x": "[1, 2]"})
+
+
 def test_alt_text_may_not_hold_a_number(snippets):
     ex = _example(snippets, "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\n")
     for alt, number in [("최댓값은 0.94", "0.94"), ("1.4…1.7 사이의 곡선", "1.4"), ("-1e9 로 채운 칸", "1e9"), ("선 3개", "3")]:
