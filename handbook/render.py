@@ -18,6 +18,29 @@ from .snippets import Run, SnippetError
 
 FIGURE_SRC = "@figures/"  # the plugin rewrites it to the page's relative path to assets/figures/
 
+# A run of letters, digits, underscores and dots holding a digit; it is a number unless it is an
+# identifier (``float16``, ``x2``) or holds a letter other than an exponent's ``e`` (``fp16``, ``2D``).
+_TOKEN = re.compile(r"[0-9A-Za-z_]*\d(?:[0-9A-Za-z_.]|(?<=\d[eE])[+-](?=\d))*")
+_NOT_A_NUMBER = re.compile(r"[A-Za-z_][\w.]*|[\w.]*[A-DF-Za-df-z_][\w.]*")
+
+
+# A template's field: ``{}`` (the row's number from one) or ``{name}``, ``{name:.4g}`` (a snippet value).
+FIELD = re.compile(r"\{(\w*)(?::[^{}]*)?\}")
+
+
+def is_template(spec: Any) -> bool:
+    return isinstance(spec, str) and FIELD.search(spec) is not None
+
+
+class Printed(list):
+    """Lines a snippet printed: read from the snippet, not typed in the page."""
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers a reader sees in ``text``: ``3``, ``0.94``, ``1e9`` (of ``-1e9``),
+    ``3.4028e+38``; digits inside identifiers are not numbers."""
+    return [t.rstrip(".") for t in _TOKEN.findall(text) if not _NOT_A_NUMBER.fullmatch(t)]
+
 
 class Figures:
     """The figure files of one build (name by content -> SVG text or PNG bytes) and the alt text
@@ -52,18 +75,50 @@ class Example:
         return self.run.value(expr)
 
     def labels(self, spec: list[str] | str, count: int) -> list[str]:
-        """Labels as given (a list), numbered from one (a template with ``{}``), or the value of a
+        """Labels as given (a list of words), a template (see ``template``), or the value of a
         snippet expression (a list, a tensor, a string of characters)."""
         if isinstance(spec, list):
-            labels = spec
-        elif "{}" in spec:
-            labels = [spec.format(i) for i in range(1, count + 1)]
-        else:
-            labels = plain(self.value(spec))
-            labels = list(labels) if isinstance(labels, (list, str)) else labels
-        if not isinstance(labels, list):
-            raise SnippetError(f"{self.run.name}: labels {spec!r} are not a list")
-        return [str(x) for x in labels]
+            return self.typed(spec)
+        if is_template(spec):
+            return self.template(spec, count)
+        return [str(x) for x in self.items(spec)]
+
+    def items(self, expr: str) -> list[Any]:
+        """The items of a snippet value (a list, a tensor, a string of characters), as plain values."""
+        items = plain(self.value(expr))
+        if not isinstance(items, (list, str)):
+            raise SnippetError(f"{self.run.name}: labels {expr!r} are not a list")
+        return list(items)
+
+    def template(self, spec: str, count: int | None = None) -> list[str]:
+        """One label per row: ``{}`` is the row's number from one, ``{name}`` (or ``{name:.4g}``)
+        the row's item of the snippet value ``name``: ``"{}번 줄"``, ``"`sdpa({calls})`"``."""
+        if numbers := numbers_in(FIELD.sub(" ", spec)):
+            raise SnippetError(f"{self.run.name}: label {spec!r} is typed by hand: number {numbers[0]!r} "
+                               "in it is not read from the snippet")
+        values = {m[1]: self.items(m[1]) for m in FIELD.finditer(spec) if m[1]}
+        count = count if count is not None else len(next(iter(values.values()), []))
+        for name, items in values.items():
+            if len(items) != count:
+                raise SnippetError(f"{self.run.name}: {name!r} has {len(items)} items, the table {count} rows")
+        return [spec.format(i, **{n: v[i - 1] for n, v in values.items()}) for i in range(1, count + 1)]
+
+    def typed(self, labels: list[str]) -> list[str]:
+        """Labels typed in the page: words only. A number the reader sees is measured or counted,
+        so it comes from the snippet (a name of its values, or a template numbered from one)."""
+        if isinstance(labels, Printed):
+            return list(labels)
+        for label in labels:
+            if numbers_in(str(label)):
+                raise SnippetError(f"{self.run.name}: label {label!r} is typed by hand: read it from the "
+                                   "snippet (a name, or a template such as '{}번 줄')")
+        return list(labels)
+
+    def printed(self) -> list[str]:
+        """The lines the snippet printed (the terminal tab shows them), as labels of a table."""
+        if not self.run.stdout:
+            raise SnippetError(f"{self.run.name} prints nothing")
+        return Printed(self.run.stdout.splitlines())
 
     def code(self) -> str:
         """The snippet as a titled, copyable code block."""
@@ -89,9 +144,14 @@ class Example:
         return markdown_table([corner, *cols], body, ["---", *["---:"] * len(cols)])
 
     def table(self, columns: dict[str, str | list[str]], digits: int = 4) -> str:
-        """One row per item: a list gives labels, a string is an expression whose items fill the
-        column (a row of a tensor shows as ``1, 0.5, 0``)."""
-        cells = {t: (list(s) if isinstance(s, list) else plain(self.value(s))) for t, s in columns.items()}
+        """One row per item: a list gives labels, a template fills one label per row (``"{}번 줄"``,
+        ``"{taus:g}"``), any other string is an expression whose items fill the column (a row of a
+        tensor shows as ``1, 0.5, 0``)."""
+        templates = {t for t, s in columns.items() if is_template(s)}
+        cells = {t: (self.typed(s) if isinstance(s, list) else plain(self.value(s)))
+                 for t, s in columns.items() if t not in templates}
+        count = len(next((c for c in cells.values() if isinstance(c, list)), [])) if cells else None
+        cells = {t: self.template(columns[t], count) if t in templates else cells[t] for t in columns}
         lengths = {title: len(col) if isinstance(col, list) else None for title, col in cells.items()}
         if None in lengths.values() or len(set(lengths.values())) != 1:
             raise SnippetError(f"{self.run.name}: columns differ in length: {lengths}")
@@ -103,6 +163,9 @@ class Example:
         """The ``index``-th figure the snippet showed, as a lazily loaded file named by content."""
         if not alt.strip():
             raise SnippetError(f"{self.run.name}: figure {index} needs alt text")
+        if numbers := numbers_in(alt):
+            raise SnippetError(f"{self.run.name}: number {numbers[0]!r} in alt text is not checked: "
+                               "describe the figure in words")
         if index >= len(self.run.figures):
             raise SnippetError(f"{self.run.name} showed {len(self.run.figures)} figure(s), not {index + 1}")
         svg = self.run.figures[index]
@@ -146,7 +209,7 @@ def plain(value: Any) -> Any:
     """Tensors, arrays and sizes as plain Python lists and numbers."""
     if hasattr(value, "tolist"):
         return value.tolist()
-    if isinstance(value, tuple):  # torch.Size too
+    if isinstance(value, (tuple, list)):  # torch.Size too, and lists of tensors
         return [plain(v) for v in value]
     return value
 

@@ -1,12 +1,13 @@
 """The plugin's parts, without building the site: running snippets, what pages show of them, MathML,
 the links check, and the plugin's own events."""
 
+import re
 from pathlib import Path
 
 import pytest
 from handbook.links import broken_links
 from handbook.mathml import mathml
-from handbook.render import Example, Figures, fmt
+from handbook.render import Example, Figures, fmt, numbers_in
 from handbook.snippets import Runner, SnippetError
 
 
@@ -95,6 +96,53 @@ def test_matrix_labels_must_fit(snippets):
         ex.matrix("x[0]", rows=["a"], cols=["c"])
     table = ex.matrix("x", rows="names", cols="열 {}")
     assert "|  | 열 1 | 열 2 | 열 3 |" in table and "| b | 0 | 0 | 0 |" in table
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [("float16 과 d_k, x2", []), ("fp16 의 2D 표", []), ("쿼리 1", ["1"]), ("-1e9 로 채움", ["1e9"]),
+     ("0.94", ["0.94"]), ("1.4…1.7 사이", ["1.4", "1.7"]), ("3.4028e+38", ["3.4028e+38"]), ("3.", ["3"])],
+)
+def test_numbers_are_told_from_identifiers(text, numbers):
+    assert numbers_in(text) == numbers
+
+
+@pytest.mark.parametrize("label", ["1번 줄", "쿼리 2", "-1e9", "3.4028e+38", "[PAD] 자리도 정답 0 으로 셈"])
+def test_a_typed_label_may_not_hold_a_number(snippets, label):
+    # A number in a table is measured or counted: it comes from the snippet, never retyped.
+    ex = _example(snippets, "import torch\nx = torch.zeros(2, 2)\nv = torch.zeros(2)\nfills = ['-1e9', 'x']\n")
+    typed = [label, "끝"]
+    for make in (lambda: ex.matrix("x", rows=typed, cols="{}번 칸"), lambda: ex.matrix("x", rows="{}번 줄", cols=typed),
+                 lambda: ex.table({"설명": typed, "값": "v"})):
+        with pytest.raises(SnippetError, match=r"a.py: label .* is typed by hand: read it from the snippet"):
+            make()
+    # Words, names of snippet values and templates are fine, numbers and all.
+    assert "| -1e9 | 0 | 0 |" in ex.matrix("x", rows="fills", cols=["float16 칸", "d_k 칸"])
+    assert "| 쿼리 2 | 0 |" in ex.table({"설명": "쿼리 {}", "값": "v"})
+    assert "| 쿼리 둘 | 0 |" in ex.table({"설명": ["쿼리 하나", "쿼리 둘"], "값": "v"})
+
+
+def test_templates_read_snippet_values(snippets):
+    # No comprehension in the page: `{}` numbers the rows, `{name:spec}` formats a snippet value's items.
+    ex = _example(snippets, "import torch\ntaus = torch.tensor([0.5, 2.0])\ncalls = ['q, k', 'k, q']\n"
+                          "print('A: 1')\nprint('B: 2')\n")
+    # The lines it printed are read from the snippet, not typed, so they may hold numbers.
+    table = ex.table({"호출": "`f({calls})`", "τ": "{taus:g}", "줄": "{}번 줄", "출력": ex.printed()})
+    assert "| `f(q, k)` | 0.5 | 1번 줄 | A: 1 |" in table and "| `f(k, q)` | 2 | 2번 줄 | B: 2 |" in table
+    matrix = ex.matrix("[[1, 2], [3, 4]]", rows="{calls:.1}", cols="{}번 칸").splitlines()
+    assert matrix[0] == "|  | 1번 칸 | 2번 칸 |" and matrix[3] == "| k | 3 | 4 |"
+    with pytest.raises(SnippetError, match=r"'calls' has 2 items, the table 3 rows"):
+        ex.table({"호출": "{calls}", "x": "[1, 2, 3]"})
+    with pytest.raises(SnippetError, match=r"label '점수 300 인 \{calls\}' is typed by hand: number '300'"):
+        ex.table({"호출": "점수 300 인 {calls}", "x": "[1, 2]"})
+
+
+def test_alt_text_may_not_hold_a_number(snippets):
+    ex = _example(snippets, "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\n")
+    for alt, number in [("최댓값은 0.94", "0.94"), ("1.4…1.7 사이의 곡선", "1.4"), ("-1e9 로 채운 칸", "1e9"), ("선 3개", "3")]:
+        with pytest.raises(SnippetError, match=rf"a.py: number '{re.escape(number)}' in alt text is not checked"):
+            ex.figure(alt=alt)
+    assert ex.figure(alt="float16 에서 오르는 곡선 하나, d_k 축").startswith("<img")
 
 
 def test_table_columns_must_agree(snippets):

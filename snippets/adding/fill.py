@@ -1,6 +1,7 @@
 import torch
 
 dtypes = [torch.float32, torch.float16, torch.bfloat16]
+names = [str(dtype).removeprefix("torch.") for dtype in dtypes]
 fills = ["-inf", "-1e9", "-1e4", "finfo.min"]
 keep = torch.tensor([True, True, True, False, False])  # True = real token
 row = torch.tensor([2.0, 0.0, -1.0, 1.5, 0.5])  # the row of '나는'

@@ -26,6 +26,7 @@ cases = {
     "cross, heads": shapes(heads(x @ w_q), heads(memory @ w_k), heads(memory @ w_v)),
 }
 names = ["Q", "K", "V", "scores", "weights", "output"]
+shown = {case: [str(shape) for shape in shapes] for case, shapes in cases.items()}
 print(f"{'':8}" + "".join(f"{case:>16}" for case in cases))
 for i, name in enumerate(names):
     print(f"{name:8}" + "".join(f"{str(shape[i]):>16}" for shape in cases.values()))

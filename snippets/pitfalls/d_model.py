@@ -13,6 +13,7 @@ sdpa = F.scaled_dot_product_attention(q, k, v)  # divides by sqrt(q.shape[-1])
 same = [torch.allclose(w @ v, sdpa, atol=1e-5) for w in (wrong, fixed)]
 spread = [(scores / c).std().item() for c in (d_model**0.5, d_k**0.5)]
 top = [w.max(dim=-1).values.mean().item() for w in (wrong, fixed)]
-for i, name in enumerate(["/ sqrt(d_model)", "/ sqrt(d_k)"]):
-    print(f"{name}: score std {spread[i]:.3f}, mean largest weight {top[i]:.4f}, "
+divisors = [f"√d_model = √{d_model}", f"√d_k = √{d_k}"]
+for i, name in enumerate(divisors):
+    print(f"/ {name}: score std {spread[i]:.3f}, mean largest weight {top[i]:.4f}, "
           f"same as SDPA: {same[i]}")

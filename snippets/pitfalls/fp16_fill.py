@@ -11,8 +11,9 @@ wrong_M = torch.zeros(5).masked_fill(hide, -1e9).to(dtype)
 fixed_M = torch.zeros(5, dtype=dtype).masked_fill(hide, low)
 wrong = torch.softmax(row.to(dtype) + wrong_M, dim=-1)
 fixed = torch.softmax(row.to(dtype) + fixed_M, dim=-1)
-print("-1e9 stored as", wrong_M[0].item(), "-> weights", wrong)
-print(low, "stored as", fixed_M[0].item(), "-> weights", fixed)
+fills = ["-1e9 (float32 에서 만들어 바꿈)", f"torch.finfo({dtype}).min"]
+print(fills[0], "stored as", wrong_M[0].item(), "-> weights", wrong)
+print(fills[1], "=", low, "stored as", fixed_M[0].item(), "-> weights", fixed)
 
 # finfo.min has no headroom: two additive masks summed overflow to -inf
 pad_hide = torch.tensor([False, False, False, True, True])  # [PAD] keys

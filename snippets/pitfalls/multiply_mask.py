@@ -17,8 +17,8 @@ M = torch.zeros(5).masked_fill(~keep, inf)
 fixed = torch.softmax(S + M, dim=-1)
 
 pad_share = [w[:, ~keep].sum(dim=-1) for w in (times_zero, times_inf, fixed)]
-nan_rows = [w.isnan().all(dim=-1) for w in (times_zero, times_inf, fixed)]
-names = ["S * keep", "S * (1 or -inf)", "S + M"]
+nan_rows = torch.stack([w.isnan().all(dim=-1) for w in (times_zero, times_inf, fixed)])
+names = ["S * keep", "S * where(keep, 1, -inf)", "S + M"]
 torch.set_printoptions(precision=4)
 for name, share, nans in zip(names, pad_share, nan_rows):
-    print(f"{name:>15}: [PAD] share per row {share}, NaN rows {nans}")
+    print(f"{name:>24}: [PAD] share per row {share}, NaN rows {nans}")

@@ -12,6 +12,8 @@ def stable_softmax(z):  # subtract the row maximum first: same result, no overfl
 
 big = torch.tensor([1000.0, 999.0, 998.0])  # exp(1000) is inf in float32
 half = torch.tensor([12.0, 11.0, 10.0], dtype=torch.float16)  # exp(12) is inf too
+inputs = [", ".join(f"{x:g}" for x in z.tolist()) for z in (big, half)]
+dtypes = [str(z.dtype).removeprefix("torch.") for z in (big, half)]
 wrong = [naive_softmax(z) for z in (big, half)]
 fixed = [stable_softmax(z) for z in (big, half)]
 reference = [torch.softmax(z, dim=-1) for z in (big, half)]

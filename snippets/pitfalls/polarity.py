@@ -22,5 +22,7 @@ torch.set_printoptions(precision=4)
 results = {"masked_fill(keep)": wrong, "masked_fill(~keep)": fixed,
            "SDPA attn_mask=~keep": sdpa_wrong, "SDPA attn_mask=keep": sdpa_fixed,
            "SDPA attn_mask=keep.float()": sdpa_float}
-for name, w in results.items():
-    print(f"{name}\n  first row {w[0]}\n  last row  {w[-1]}")
+first = torch.stack([w[0] for w in results.values()])  # the first row of each
+last = torch.stack([w[-1] for w in results.values()])
+for name, top, bottom in zip(results, first, last):
+    print(f"{name}\n  first row {top}\n  last row  {bottom}")

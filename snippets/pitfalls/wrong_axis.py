@@ -14,6 +14,8 @@ fixed = torch.softmax(scores.masked_fill(~keep[:, None, None, :], float("-inf"))
 
 nan_rows = [int(w.isnan().any(dim=-1).sum()) for w in (wrong, fixed)]
 leak = [w[pad_keys & ~w.isnan()].max().item() for w in (wrong, fixed)]  # on [PAD] keys
-for i, name in enumerate(["(B, 1, L, 1)", "(B, 1, 1, L)"]):
+names = ["keep[:, None, :, None] → (B, 1, L_Q, 1)",  # the query axis: wrong
+         "keep[:, None, None, :] → (B, 1, 1, L_K)"]  # the key axis: fixed
+for i, name in enumerate(names):
     print(f"{name}: NaN rows {nan_rows[i]} of {B * H * L}, "
           f"largest weight on a [PAD] key {leak[i]:.4f}")

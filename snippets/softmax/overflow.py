@@ -25,12 +25,13 @@ rows = [  # the same gaps (1 and 2), so the same answer
 naive_out = [naive(z) for z in rows]
 stable_out = [max_subtracted(z) for z in rows]
 torch_out = [torch.softmax(z, dim=-1) for z in rows]
+inputs = [", ".join(f"{x:g}" for x in z.tolist()) for z in rows]
+dtypes = [str(z.dtype).removeprefix("torch.") for z in rows]
 for z, a, b, c in zip(rows, naive_out, stable_out, torch_out):
     print(z.tolist(), z.dtype, " exp(z):", rounded(torch.exp(z)))
     print("  naive:         ", rounded(a))
     print("  max subtracted:", rounded(b))
     print("  torch.softmax: ", rounded(c))
-
 # exp(x) overflows to inf above log(largest finite number)
 limit32 = math.log(torch.finfo(torch.float32).max)
 limit16 = math.log(torch.finfo(torch.float16).max)

@@ -21,9 +21,9 @@ for s in scales:
 print("max |autograd - formula| over all scales:", max(formula_gap))
 
 fig, ax = plt.subplots(figsize=(6.0, 3.8))
-ax.plot(scales[1:], norms[1:], color="#0072B2", marker="o",
-        label="‖J‖ (야코비안 크기)")
-ax.plot(scales[1:], [1 - m for m in p_max[1:]], color="#D55E00", linestyle="--",
+away = [1 - m for m in p_max]  # how far the largest weight is from 1
+ax.plot(scales[1:], norms[1:], color="#0072B2", marker="o", label="‖J‖ (야코비안 크기)")
+ax.plot(scales[1:], away[1:], color="#D55E00", linestyle="--",
         marker="s", label="1 − 최대 확률")
 ax.set_xscale("log", base=2)
 ax.set_yscale("log")

@@ -27,6 +27,7 @@ def stable_softmax(z, dim=-1):
 
 inf = float("-inf")
 scores = torch.tensor([[1000.0, 999.0, inf], [0.0, inf, inf], [inf, inf, inf]])
+inputs = ["[" + ", ".join(f"{x:g}" for x in row) + "]" for row in scores.tolist()]
 naive, stable = naive_softmax(scores), stable_softmax(scores)
 reference = torch.softmax(scores, dim=-1)
 torch.set_printoptions(precision=4)

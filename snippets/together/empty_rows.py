@@ -23,14 +23,14 @@ def sdpa(q, k, v):
     return F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
 
 
-rows, grads = {}, {}
+rows, grads, nans = {}, {}, {}
 for name, f in {"softmax": plain, "safe": safe, "SDPA": sdpa}.items():
     q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
     out = f(q, k, v)
     out.sum().backward()
     rows[name], grads[name] = out[1].tolist(), [t.grad for t in (q, k, v)]
-    print(f"{name:>7}: row 1 = {rows[name]}",
-          f"NaN in grads = {sum(int(g.isnan().sum()) for g in grads[name])}")
+    nans[name] = sum(int(g.isnan().sum()) for g in grads[name])
+    print(f"{name:>7}: row 1 = {rows[name]}", f"NaN in grads = {nans[name]}")
 gap = max((a - b).abs().max().item() for a, b in zip(grads["safe"], grads["SDPA"]))
 version = torch.__version__
 print(f"max |grad safe - grad SDPA|: {gap:.1e}, torch {version}")
