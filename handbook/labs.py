@@ -136,21 +136,33 @@ def is_current(path: Path, key: str) -> bool:
 def markdown(book: Any, text: Any, add_figure: Callable[[bytes, str], str]) -> str:
     """An executed notebook as a Markdown page: text cells as ``text`` (the same notebook with
     ``download=False``) has them, code as code blocks, printed text as output blocks, figures as
-    files (``add_figure(png, code)`` gives the image tag)."""
-    parts = []
+    files (``add_figure(png, code)`` gives the image tag). The code cell right after a folded
+    answer (a text cell ending in ``</details>``) checks that answer: on the page it is folded with
+    it, so its output does not give the answer away."""
+    parts: list[str] = []
+    folded = False
     for cell, page_cell in zip(book.cells, text.cells, strict=True):
         if cell.cell_type == "markdown":
-            parts.append(page_cell.source)
+            folded = page_cell.source.rstrip().endswith("</details>")
+            parts.append(page_cell.source.rstrip().removesuffix("</details>") if folded else page_cell.source)
             continue
-        parts.append(f"```python\n{cell.source}\n```")
-        for output in cell.outputs:
-            data = output.get("data", {})
-            if output.output_type == "stream":
-                parts.append(f'```text title="출력"\n{output.text.rstrip()}\n```')
-            elif "image/png" in data:
-                import base64
-
-                parts.append(add_figure(base64.b64decode(data["image/png"]), cell.source))
-            elif "text/plain" in data:
-                parts.append(f'```text title="출력"\n{data["text/plain"].rstrip()}\n```')
+        parts += _code(cell, add_figure)
+        if folded:
+            parts.append("</details>")
+            folded = False
     return "\n\n".join(parts) + "\n"
+
+
+def _code(cell: Any, add_figure: Callable[[bytes, str], str]) -> list[str]:
+    import base64
+
+    parts = [f"```python\n{cell.source}\n```"]
+    for output in cell.outputs:
+        data = output.get("data", {})
+        if output.output_type == "stream":
+            parts.append(f'```text title="출력"\n{output.text.rstrip()}\n```')
+        elif "image/png" in data:
+            parts.append(add_figure(base64.b64decode(data["image/png"]), cell.source))
+        elif "text/plain" in data:
+            parts.append(f'```text title="출력"\n{data["text/plain"].rstrip()}\n```')
+    return parts

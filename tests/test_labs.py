@@ -119,3 +119,16 @@ def test_under_serve_a_failing_lab_is_shown_on_its_page_and_the_server_keeps_ser
     plugin.lab_runs["x"] = failed
     page = plugin._lab_markdown("x", SimpleNamespace(meta={}))
     assert page.startswith('!!! failure "실습이 실패했습니다') and "ZeroDivisionError" in page
+
+
+def test_the_cell_that_checks_an_answer_is_folded_with_it():
+    # Its output is the answer: on the page it sits inside the folded answer, not under it.
+    book = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("### 해 보기\n\n<details markdown><summary>답</summary>\n\n셋.\n\n</details>"),
+        nbformat.v4.new_code_cell("print(3)"), nbformat.v4.new_code_cell("print(4)")])
+    for cell, text in ((book.cells[1], "3\n"), (book.cells[2], "4\n")):
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+    page = labs.markdown(book, book, lambda png, code: "")
+    answer, rest = page.split("</details>")
+    assert "print(3)" in answer and '```text title="출력"\n3\n```' in answer
+    assert "print(4)" in rest and "print(4)" not in answer

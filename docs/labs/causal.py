@@ -38,7 +38,7 @@ torch.softmax(scores, dim=-1).diagonal()
 # %% [markdown]
 # ### 해 보기: 다른 문장
 #
-# `grid.py` 의 `chars` 를 다른 문장(예: `"오늘도좋은하루"`)으로 바꿔 보세요. "봄" 칸은 모두 몇 개일까요?
+# 위 셀의 `chars` 를 다른 문장(예: `"오늘도좋은하루"`)으로 바꿔 보세요. "봄" 칸은 모두 몇 개일까요?
 #
 # <details markdown><summary>답</summary>
 #
