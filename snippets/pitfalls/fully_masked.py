@@ -8,8 +8,8 @@ def attend(scores, hide, v, fill, clear_row):
     empty = hide.all(dim=-1, keepdim=True)  # (..., L_Q, 1)
     out = torch.softmax(scores.masked_fill(hide, fill), dim=-1) @ v
     if clear_row:
-        out = out.masked_fill(empty, 0.0)  # the empty row means nothing: zero it
-    out[~empty[..., 0]].sum().backward()  # the loss leaves that row out
+        out = out.masked_fill(empty, 0.0)  # an empty row means nothing: zero it
+    out[~empty[..., 0]].sum().backward()  # the loss leaves those rows out
     return out.detach(), int(v.grad.isnan().sum())
 
 
