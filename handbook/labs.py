@@ -10,6 +10,7 @@ import importlib.metadata
 import os
 import platform
 import re
+import sysconfig
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -82,7 +83,10 @@ def environment() -> str:
     import torch
 
     parts = [platform.python_version(), platform.machine(), torch.backends.cpu.get_cpu_capability()]
-    parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions())
+    # The installed ones only: importing koreanize_matplotlib (pkg_resources) puts setuptools/_vendor
+    # on sys.path, and the key must not change because a snippet ran earlier in the same process.
+    installed = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
+    parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions(path=installed))
     parts += sorted(f"{k}={v}" for k, v in os.environ.items() if NUMERIC_ENV.match(k))
     return digest("\n".join(parts))
 

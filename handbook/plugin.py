@@ -100,6 +100,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             self.lab_texts[name] = text
             key, executed = labs.digest(text + env), self.cache / f"{name}.ipynb"
             if not (self.config.lab_cache and labs.is_current(executed, key)) and name not in self.lab_runs:
+                # jupyter_client imports IPython in the lab's thread; a snippet's pyplot meanwhile finds
+                # it half imported in sys.modules and fails. Imported here first, it is whole.
+                import IPython.paths  # noqa: F401
                 self.lab_runs[name] = self.pool.submit(self._run_lab, name, text, key, executed)
             page = self.cache / f"{name}.md"
             if not page.is_file():

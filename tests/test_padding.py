@@ -164,3 +164,15 @@ def test_sdpa_fully_masked_row_in_the_pinned_torch(L, d, row, seed):
         out_fast, _ = mha(x, x, x, attn_mask=~keep, need_weights=False)
     assert out_w[0, row].isnan().all() and weights[0, row].isnan().all()
     assert torch.equal(out_fast[0, row], torch.zeros(d))
+
+
+# the conventions table: the M column shows the very line that ran ------------------------------
+
+
+def test_conventions_table_shows_the_line_that_ran():
+    # padding/conventions.py keeps each additive form twice, as text for the table and as code
+    # that runs; the page says the line ran as shown. Here the text runs too, on the same mask.
+    ns = project.run("padding/conventions.py").namespace
+    for name, mask, _, shown, to_additive in ns["rows"]:
+        scope = {"torch": torch, "m": mask, "L": ns["L"], "inf": ns["inf"]}
+        assert torch.equal(eval(shown, scope), to_additive(mask)), name  # noqa: S307

@@ -13,6 +13,12 @@ naive_softmax = project.function("pitfalls/naive_softmax.py", "naive_softmax")
 stable_softmax = project.function("pitfalls/naive_softmax.py", "stable_softmax")
 attend_padded = project.function("padding/pooling.py", "attend")
 attend_empty_row = project.function("pitfalls/fully_masked.py", "attend")
+_fully_masked = project.Names("pitfalls/fully_masked.py")
+
+
+def _example():
+    """The snippet's own inputs, whose row 1 is all hidden."""
+    return [_fully_masked[name] for name in ("scores", "hide", "v0")]
 
 seeds = st.integers(0, 2**16)
 FLOATS = st.sampled_from([torch.float32, torch.float64])
@@ -64,13 +70,13 @@ def test_key_padding_mask_makes_padding_invisible_to_real_tokens(lengths, d, see
 @settings(max_examples=30, deadline=None)
 @given(fill=st.floats(min_value=float(torch.finfo(torch.float32).min), max_value=-1.0))
 def test_any_finite_fill_keeps_nan_out_of_the_gradient(fill):
-    row, grad_nans = attend_empty_row(fill, clear_row=True)
-    assert row == [0.0] * len(row) and grad_nans == 0
+    out, grad_nans = attend_empty_row(*_example(), fill, clear_row=True)
+    assert torch.equal(out[1], torch.zeros_like(out[1])) and grad_nans == 0
 
 
 @pytest.mark.parametrize("clear_row", [False, True])
 def test_minus_inf_fill_leaves_nan_in_the_gradient_even_when_the_row_is_cleared(clear_row):
-    _, grad_nans = attend_empty_row(float("-inf"), clear_row=clear_row)
+    _, grad_nans = attend_empty_row(*_example(), float("-inf"), clear_row=clear_row)
     assert grad_nans > 0
 
 

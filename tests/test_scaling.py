@@ -104,7 +104,7 @@ def test_dot_product_tensor_shape_and_bound(length, dim):
 def test_split_heads_is_a_lossless_reshape():
     dk = project.run("scaling/dk.py").namespace
     x = torch.randn(dk["batch"], dk["length"], dk["d_model"])
-    heads = split_heads(x)
+    heads = split_heads(x, dk["heads"])
     assert heads.shape == (dk["batch"], dk["heads"], dk["length"], dk["d_k"])
     assert torch.equal(heads.transpose(1, 2).reshape(x.shape), x)
     assert torch.equal(heads[:, 1], x[..., dk["d_k"] : 2 * dk["d_k"]])  # head 1 = 2nd slice of 64

@@ -1,7 +1,11 @@
 """Every snippet runs on its own, as a reader runs it, and prints exactly what the page shows."""
 
+import ast
+import builtins
 import multiprocessing
 import os
+import re
+import symtable
 import unicodedata
 
 import pytest
@@ -80,3 +84,51 @@ def test_snippet_has_no_build_plumbing(name):
     assert len(lines) <= 40, f"{name} is longer than 40 lines"
     wide = [n for n, line in enumerate(lines, 1) if _columns(line) > 88]
     assert not wide, f"{name}: lines {wide} are wider than the page's code block (88 characters)"
+
+
+DEMO = re.compile(r"# --- demo(: .+)? ---")  # the line between the copyable functions and the demo
+
+
+def _reads(table: symtable.SymbolTable) -> set[str]:
+    """Names a function (with its lambdas, comprehensions and inner functions) reads from the module."""
+    names = {sym.get_name() for sym in table.get_symbols() if sym.is_global()}
+    return names.union(*(_reads(child) for child in table.get_children()))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_snippet_functions_copy_without_the_demo(name):
+    # A reader copies the functions above the demo line: they must run on their arguments alone,
+    # with no demo global read, no eval of call strings and no .data assignment (issue: copyable
+    # functions separated from demonstration code).
+    source = (SNIPPETS / name).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None
+        assert called not in ("eval", "exec", "compile"), f"{name}:{node.lineno}: {called}() runs code from a string"
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        for target in targets:
+            assert not (isinstance(target, ast.Attribute) and target.attr == "data"), (
+                f"{name}:{node.lineno}: assigns .data; use `with torch.no_grad(): param.copy_(...)`")
+    defs = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    marks = [n for n, line in enumerate(source.splitlines(), 1) if DEMO.fullmatch(line)]
+    if not defs:
+        assert not marks, f"{name}: a demo line but no function above it"
+        return
+    assert len(marks) == 1, f"{name}: defines functions, so one `# --- demo ---` line must follow them"
+    above = [node for node in tree.body if node.lineno < marks[0]]
+    extra = [n.lineno for n in above if not isinstance(n, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
+    assert not extra, f"{name}: lines {extra} above the demo line are neither imports nor functions"
+    assert all(d.lineno < marks[0] for d in defs), f"{name}: a function below the demo line"
+    imported = {(alias.asname or alias.name).split(".")[0]
+                for node in above if isinstance(node, (ast.Import, ast.ImportFrom)) for alias in node.names}
+    allowed = imported | {d.name for d in defs} | set(dir(builtins))
+    module = symtable.symtable(source, name, "exec")
+    for d in defs:
+        (table,) = [t for t in module.get_children() if t.get_name() == d.name and t.get_lineno() == d.lineno]
+        defaults = [n for expr in d.args.defaults + d.args.kw_defaults if expr is not None
+                    for n in ast.walk(expr)]  # evaluated once, in the module: `fix=lambda w: w`
+        bound = {a.arg for n in defaults if isinstance(n, ast.Lambda) for a in ast.walk(n.args)
+                 if isinstance(a, ast.arg)}
+        defaults = [n.id for n in defaults if isinstance(n, ast.Name) and n.id not in bound]
+        reads = (_reads(table) | set(defaults)) - allowed
+        assert not reads, f"{name}: {d.name}() reads the module's {sorted(reads)}: pass them as arguments"

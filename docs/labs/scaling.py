@@ -98,8 +98,8 @@ for d in [4, 64, 1024]:
 
 # %%
 heads = 16
-d_k = d_model // heads  # split_heads reads these two names
-q16, k16, v16 = split_heads(w_q(x)), split_heads(w_k(x)), split_heads(x)
+d_k = d_model // heads
+q16, k16, v16 = (split_heads(t, heads) for t in (w_q(x), w_k(x), x))
 out16 = torch.softmax(q16 @ k16.transpose(-2, -1) / d_k**0.5, dim=-1) @ v16
 print("q:", tuple(q16.shape), f" divided by sqrt({d_k}) = {d_k**0.5:.4f}")
 torch.allclose(out16, F.scaled_dot_product_attention(q16, k16, v16), atol=1e-5)

@@ -128,9 +128,7 @@ for n_new in (1, 2, 4):
 # %%
 by_four = multihead(x_q, x_kv, 4, *params, keep[:, None, None, :])
 mha4 = torch.nn.MultiheadAttention(d_model, 4, batch_first=True)
-with torch.no_grad():
-    for param, value in zip(mha4.parameters(), params):
-        param.copy_(value)
-    by_mha4, _ = mha4(x_q, x_kv, x_kv, key_padding_mask=~keep)
+mha4.load_state_dict(dict(zip(mha4.state_dict(), params)))  # the same weights
+by_mha4, _ = mha4(x_q, x_kv, x_kv, key_padding_mask=~keep)
 print(f"max |4 heads - 2 heads|: {(by_four - ours).abs().max().item():.1e}")
 print(f"max |4 heads - MHA(4)| : {(by_four - by_mha4).abs().max().item():.1e}")

@@ -30,6 +30,7 @@ def apply_mask(scores, keep, fill=None):
     return scores + mask
 
 
+# --- demo ---
 keep = torch.tensor([True, True, True, False, False])  # True = may attend
 S = torch.tensor([[2.0, 0.0, -1.0, 1.5, 0.5], [0.5, 1.0, -0.5, -2.0, 1.0]])
 print(additive_mask(keep))

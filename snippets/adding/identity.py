@@ -1,5 +1,11 @@
 import torch
 
+
+def normalize(x):
+    return x / x.sum(dim=-1, keepdim=True)  # divide each row by its sum
+
+
+# --- demo ---
 S = torch.tensor([
     [2.0, 0.0, -1.0, 1.5, 0.5],
     [0.5, 1.0, -0.5, -2.0, 1.0],
@@ -7,11 +13,6 @@ S = torch.tensor([
 ])
 keep = torch.tensor([True, True, True, False, False])  # True = real token
 M = torch.zeros(keep.shape).masked_fill(~keep, float("-inf"))
-
-
-def normalize(x):
-    return x / x.sum(dim=-1, keepdim=True)  # divide each row by its sum
-
 
 p = torch.softmax(S, dim=-1)  # softmax with no mask at all
 gate = torch.exp(M)  # e^0 = 1 keeps, e^-inf = 0 removes

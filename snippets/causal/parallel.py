@@ -9,6 +9,7 @@ def attention(q, k, v, causal):
     return torch.softmax(scores, dim=-1) @ v
 
 
+# --- demo ---
 torch.manual_seed(0)
 T, d = 6, 8
 q, k, v = torch.randn(T, d), torch.randn(T, d), torch.randn(T, d)

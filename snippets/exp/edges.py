@@ -24,6 +24,7 @@ def exp_edges(dtype):
     return under.item(), over.item()
 
 
+# --- demo ---
 dtypes = [torch.float32, torch.float16, torch.bfloat16]
 names = [str(dtype).removeprefix("torch.") for dtype in dtypes]
 log_max = [math.log(torch.finfo(d).max) for d in dtypes]

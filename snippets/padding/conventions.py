@@ -9,31 +9,32 @@ eye = torch.eye(L)[None]  # v = identity, so SDPA's output *is* its weight matri
 probe = torch.tensor([False, False, False, True])  # the mask: True at the last key
 m, inf = probe.expand(L, L), float("inf")  # m: (L_Q, L_K)
 mha = torch.nn.MultiheadAttention(d, 1, bias=False, batch_first=True)
-mha.in_proj_weight.data = torch.eye(d).repeat(3, 1)  # q, k unchanged: scores are s
+with torch.no_grad():  # q, k unchanged: scores are s
+    mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))
 sdpa = F.scaled_dot_product_attention
-future = torch.ones(L, L, dtype=torch.bool).triu(1)  # above the diagonal
-
-rows = [  # API, mask given, weights it computes, the same mask in additive form M
+zero_if = {"True 칸이 0: True = 가림": m, "True 칸만 남음: True = 참여": ~m,
+           "대각선 위가 0: 미래를 가림": torch.ones(L, L, dtype=torch.bool).triu(1),
+           "0 이 없음: 값이 점수에 더해짐": torch.zeros(L, L, dtype=torch.bool)}
+rows = [  # API, mask given, its weights, that mask as an additive M: shown, then run
     ("masked_fill(m, -inf)", m, torch.softmax(s.masked_fill(m, -inf), -1),
-     "torch.where(m, -inf, 0.0)"),
-    ("SDPA attn_mask (bool)", m, sdpa(q, k, eye, m), "torch.where(m, 0.0, -inf)"),
-    ("SDPA attn_mask (float)", m.float(), sdpa(q, k, eye, m.float()), "m"),
+     "torch.where(m, -inf, 0.0)", lambda m: torch.where(m, -inf, 0.0)),
+    ("SDPA attn_mask (bool)", m, sdpa(q, k, eye, m),
+     "torch.where(m, 0.0, -inf)", lambda m: torch.where(m, 0.0, -inf)),
+    ("SDPA attn_mask (float)", m.float(), sdpa(q, k, eye, m.float()), "m", lambda m: m),
     ("SDPA is_causal=True", None, sdpa(q, k, eye, is_causal=True),
-     "torch.full((L, L), -inf).triu(1)"),
+     "torch.full((L, L), -inf).triu(1)", lambda m: torch.full((L, L), -inf).triu(1)),
     ("MHA attn_mask (bool)", m, mha(q, k, k, attn_mask=m)[1],
-     "torch.where(m, -inf, 0.0)"),
+     "torch.where(m, -inf, 0.0)", lambda m: torch.where(m, -inf, 0.0)),
     ("MHA key_padding_mask", probe[None], mha(q, k, k, key_padding_mask=probe[None])[1],
-     "torch.where(m, -inf, 0.0)[:, None, :]"),
+     "torch.where(m, -inf, 0.0)[:, None, :]",
+     lambda m: torch.where(m, -inf, 0.0)[:, None, :]),
 ]
 meaning, same = [], []
-for name, mask, w, expr in rows:
+for name, mask, w, shown, to_additive in rows:
     zero = w[0].detach() == 0  # the weights this API made exactly 0
-    meaning.append("True 칸이 0: True = 가림" if torch.equal(zero, m)
-                   else "True 칸만 남음: True = 참여" if torch.equal(zero, ~m)
-                   else "대각선 위가 0: 미래를 가림" if torch.equal(zero, future)
-                   else "0 이 없음: 값이 점수에 더해짐")
-    M = eval(expr, {"torch": torch, "m": mask, "L": L, "inf": inf})  # the shown line
+    meaning.append(next(text for text, z in zero_if.items() if torch.equal(zero, z)))
+    M = to_additive(mask)  # the line shown, run on this API's mask
     same.append(torch.allclose(torch.softmax(s + M, -1), w, atol=1e-6))
-    print(f"{name:<22} | {meaning[-1]} | M = {expr} | same: {same[-1]}")
+    print(f"{name:<22} | {meaning[-1]} | M = {shown} | same: {same[-1]}")
 version = torch.__version__
 print("torch", version)

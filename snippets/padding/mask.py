@@ -26,15 +26,15 @@ def padding_mask(lengths, max_len=None):
     return torch.arange(max_len, device=lengths.device) < lengths[:, None]
 
 
+# --- demo ---
 keep = padding_mask([2, 5, 3])
 print(keep)
 wider = padding_mask(torch.tensor([2, 5, 3]), max_len=6)
 print("max_len=6:", tuple(wider.shape), "True per row:", wider.sum(dim=-1).tolist())
-calls = ["[2.0, 1.0]", "[[2, 3]]", "[2, -1, 3]", "[2, 7, 3], max_len=5"]
-errors = []
-for call in calls:
+calls, errors = [([2.0, 1.0],), ([[2, 3]],), ([2, -1, 3],), ([2, 7, 3], 5)], []
+for args in calls:  # bad inputs: the arguments of each call
     try:
-        eval(f"padding_mask({call})")  # each call is one of the bad inputs above
+        padding_mask(*args)
     except (TypeError, ValueError) as error:
         errors.append(f"{type(error).__name__}: {error}")
-        print(f"padding_mask({call}) -> {errors[-1]}")
+        print(f"padding_mask({', '.join(map(str, args))}) -> {errors[-1]}")

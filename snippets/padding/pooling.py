@@ -9,6 +9,7 @@ def attend(x, keep, w_q, w_k, w_v):  # x: (B, L, d), keep: (B, L) True = real to
     return torch.softmax(scores, dim=-1) @ v
 
 
+# --- demo ---
 torch.manual_seed(0)
 lengths = torch.tensor([2, 5, 3])
 B, L, d = len(lengths), int(lengths.max()), 4

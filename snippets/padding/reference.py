@@ -15,6 +15,7 @@ def masked_attention(q, k, v, keep):
     return weights @ v, weights
 
 
+# --- demo ---
 torch.manual_seed(0)
 lengths = torch.tensor([2, 5, 3])
 B, L, E, H = len(lengths), int(lengths.max()), 8, 2  # E = model width, H heads

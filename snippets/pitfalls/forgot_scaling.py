@@ -1,22 +1,23 @@
 import torch
 
+
+def attend(q, k, v, grad_out, divisor):
+    """Weights softmax(q k^T / divisor), and the gradient's norm on each query row."""
+    q = q.clone().requires_grad_()
+    w = torch.softmax(q @ k.transpose(-2, -1) / divisor, dim=-1)
+    (w @ v).backward(grad_out)
+    return w.detach(), q.grad.norm(dim=-1)  # weights, push on each query
+
+
+# --- demo ---
 torch.manual_seed(0)  # the scaling chapter's big tensor: (30, 1024), U(-3, 3)
 length, d_k = 30, 1024
 a = torch.empty(length, d_k).uniform_(-3, 3)  # queries
 b = torch.empty(length, d_k).uniform_(-3, 3)  # keys
 v = torch.randn(length, 16)  # values
 g = torch.randn(length, 16)  # the gradient a loss would send back
-
-
-def attend(divisor):
-    q = a.clone().requires_grad_()
-    w = torch.softmax(q @ b.T / divisor, dim=-1)
-    (w @ v).backward(g)
-    return w.detach(), q.grad.norm(dim=-1)  # weights, push on each query
-
-
-wrong, wrong_push = attend(1.0)  # forgot to scale
-fixed, fixed_push = attend(d_k**0.5)
+wrong, wrong_push = attend(a, b, v, g, 1.0)  # forgot to scale
+fixed, fixed_push = attend(a, b, v, g, d_k**0.5)
 top = [w.max(dim=-1).values for w in (wrong, fixed)]  # largest weight per row
 mean_top = [t.mean().item() for t in top]
 sharp_rows = [int((t > 0.99).sum()) for t in top]

@@ -10,6 +10,7 @@ def stable_softmax(z):  # subtract the row maximum first: same result, no overfl
     return naive_softmax(z - z.amax(dim=-1, keepdim=True))
 
 
+# --- demo ---
 big = torch.tensor([1000.0, 999.0, 998.0])  # exp(1000) is inf in float32
 half = torch.tensor([12.0, 11.0, 10.0], dtype=torch.float16)  # exp(12) is inf too
 inputs = [", ".join(f"{x:g}" for x in z.tolist()) for z in (big, half)]

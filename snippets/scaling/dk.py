@@ -2,6 +2,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+
+def split_heads(t, heads):  # (batch, length, d_model) -> (batch, heads, length, d_k)
+    return t.unflatten(-1, (heads, -1)).transpose(1, 2)  # d_k = d_model // heads
+
+
+# --- demo ---
 torch.manual_seed(0)
 batch, length = 2, 30  # 2 sentences of 30 tokens
 d_model, heads, layers = 512, 8, 6  # base Transformer: 512 wide, 8 heads, 6 layers
@@ -10,13 +16,7 @@ d_k = d_model // heads  # 64: the width of one head's queries and keys
 x = torch.randn(batch, length, d_model)  # token vectors entering ONE attention layer
 w_q = nn.Linear(d_model, d_model, bias=False)  # all 8 heads' projections side by side
 w_k = nn.Linear(d_model, d_model, bias=False)
-
-
-def split_heads(t):  # (batch, length, d_model) -> (batch, heads, length, d_k)
-    return t.view(batch, length, heads, d_k).transpose(1, 2)
-
-
-q, k, v = split_heads(w_q(x)), split_heads(w_k(x)), split_heads(x)
+q, k, v = split_heads(w_q(x), heads), split_heads(w_k(x), heads), split_heads(x, heads)
 scale = d_k**0.5
 scores = q @ k.transpose(-2, -1) / scale  # one (length x length) map per head
 out = torch.softmax(scores, dim=-1) @ v

@@ -2,9 +2,6 @@ import koreanize_matplotlib  # noqa: F401  (registers the NanumGothic font)
 import matplotlib.pyplot as plt
 import torch
 
-plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]  # DejaVu: minus sign
-plt.rcParams["axes.unicode_minus"] = True
-
 
 def make_dot_product_tensor(length, dim):  # A @ B^T, entries of A and B ~ U(-3, 3)
     a = torch.empty(length, dim).uniform_(-3, 3)
@@ -12,6 +9,9 @@ def make_dot_product_tensor(length, dim):  # A @ B^T, entries of A and B ~ U(-3,
     return a @ b.T  # (length, length): every row of A against every row of B
 
 
+# --- demo ---
+plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]  # DejaVu: minus sign
+plt.rcParams["axes.unicode_minus"] = True
 torch.manual_seed(0)
 length, big_dim, small_dim = 30, 1024, 10
 big = make_dot_product_tensor(length, big_dim)

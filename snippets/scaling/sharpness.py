@@ -23,6 +23,7 @@ def make_dot_product_tensor(length, dim):  # as in seed.py
     return a @ b.T
 
 
+# --- demo ---
 torch.manual_seed(0)  # the same four score matrices as seed.py
 length, big_dim, small_dim = 30, 1024, 10
 big = make_dot_product_tensor(length, big_dim)
@@ -32,7 +33,6 @@ weights = [torch.softmax(s, dim=-1) for s in scores]
 weights += [torch.full((1, length), 1 / length), torch.eye(length)]  # references
 names = ["1) 큰 텐서", "2) 큰 텐서 ÷ √1024", "3) 작은 텐서", "4) 작은 텐서 ÷ √10",
          "균등한 줄 (참고)", "원-핫 줄 (참고)"]
-
 mean_entropy = torch.stack([entropy(p).mean() for p in weights])  # max: log(30)
 mean_max = torch.stack([p.max(dim=-1).values.mean() for p in weights])
 jac_norm = torch.stack([jacobian(p).norm(dim=(-2, -1)).mean() for p in weights])

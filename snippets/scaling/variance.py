@@ -9,6 +9,7 @@ def dot_products(n, d, low=-3.0, high=3.0):  # n samples of q . k, entries U(low
     return (q * k).sum(dim=-1)
 
 
+# --- demo ---
 torch.manual_seed(0)
 sigma2 = 6**2 / 12  # variance of U(-3, 3): (b - a)^2 / 12 = 3
 sigma2_measured = torch.empty(1_000_000).uniform_(-3, 3).var().item()

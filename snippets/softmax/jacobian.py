@@ -7,6 +7,7 @@ def softmax_jacobian(p):
     return torch.diag_embed(p) - p.unsqueeze(-1) * p.unsqueeze(-2)
 
 
+# --- demo ---
 z = torch.tensor([2.0, 1.0, 0.1], dtype=torch.float64)
 p = torch.softmax(z, dim=-1)
 J_auto = jacobian(lambda x: torch.softmax(x, dim=-1), z)  # autograd, column by column

@@ -16,6 +16,7 @@ def rounded(t):
     return [round(v, 4) for v in t.tolist()]
 
 
+# --- demo ---
 rows = [  # the same gaps (1 and 2), so the same answer
     torch.tensor([3.0, 2.0, 1.0]),
     torch.tensor([1000.0, 999.0, 998.0]),

@@ -25,6 +25,7 @@ def stable_softmax(z, dim=-1):
     return e / torch.where(s == 0, 1.0, s)  # 0 / 1 = 0 instead of 0 / 0 = NaN
 
 
+# --- demo ---
 inf = float("-inf")
 scores = torch.tensor([[1000.0, 999.0, inf], [0.0, inf, inf], [inf, inf, inf]])
 inputs = ["[" + ", ".join(f"{x:g}" for x in row) + "]" for row in scores.tolist()]

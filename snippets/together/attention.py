@@ -30,11 +30,11 @@ def attention(q, k, v, mask=None, *, causal=False, dropout_p=0.0, training=False
     return weights @ v, weights
 
 
+# --- demo: bad calls, each refused with a message that says what is wrong ---
 q, k, v, keep = torch.ones(3, 4), torch.ones(5, 4), torch.ones(5, 6), torch.ones(5) > 0
-calls = ["q, k[:, :3], v", "q, k, v[:4]", "q.long(), k.long(), v.long()",
-         "q, k.double(), v", "q, k, v, keep.long()", "q, k, v, keep[:4]"]
-for call in calls:
+for args in [(q, k[:, :3], v), (q, k, v[:4]), (q.long(), k.long(), v.long()),
+             (q, k.double(), v), (q, k, v, keep.long()), (q, k, v, keep[:4])]:
     try:
-        eval(f"attention({call})")
+        attention(*args)
     except (TypeError, ValueError) as error:
         print(f"{type(error).__name__}: {error}")

@@ -21,6 +21,7 @@ def multihead(x_q, x_kv, h, w_in, b_in, w_out, b_out, keep, attend=attend):
     return F.linear(merged, w_out, b_out)  # output projection: (B, L_Q, d_model)
 
 
+# --- demo ---
 torch.manual_seed(0)
 B, L_Q, L_K, d_model, h = 2, 3, 5, 8, 2
 x_q, x_kv = torch.randn(B, L_Q, d_model), torch.randn(B, L_K, d_model)
@@ -31,10 +32,9 @@ ours = multihead(x_q, x_kv, h, *params, keep[:, None, None, :])
 sdpa = multihead(x_q, x_kv, h, *params, keep[:, None, None, :],
                  attend=F.scaled_dot_product_attention)  # bool mask: True = take part
 mha = torch.nn.MultiheadAttention(d_model, h, batch_first=True)
-with torch.no_grad():  # in_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias
-    for param, value in zip(mha.parameters(), params):
-        param.copy_(value)
-    by_mha, _ = mha(x_q, x_kv, x_kv, key_padding_mask=~keep)  # ~: True = ignore here
+# params in MHA's order: in_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias
+mha.load_state_dict(dict(zip(mha.state_dict(), params)))
+by_mha, _ = mha(x_q, x_kv, x_kv, key_padding_mask=~keep)  # ~: True = ignore here
 gap_sdpa, gap_mha = (ours - sdpa).abs().max().item(), (ours - by_mha).abs().max().item()
 print(f"output: {tuple(ours.shape)}\nmax |ours - SDPA|: {gap_sdpa:.1e}\n"
       f"max |ours - MHA| : {gap_mha:.1e}")
