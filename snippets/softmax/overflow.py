@@ -23,8 +23,7 @@ rows = [  # the same gaps (1 and 2), so the same answer
     torch.tensor([-1000.0, -1001.0, -1002.0]),
     torch.tensor([12.0, 11.0, 10.0], dtype=torch.float16),
 ]
-naive_out = [naive(z) for z in rows]
-stable_out = [max_subtracted(z) for z in rows]
+naive_out, stable_out = [naive(z) for z in rows], [max_subtracted(z) for z in rows]
 torch_out = [torch.softmax(z, dim=-1) for z in rows]
 inputs = [", ".join(f"{x:g}" for x in z.tolist()) for z in rows]
 dtypes = [str(z.dtype).removeprefix("torch.") for z in rows]
