@@ -28,9 +28,9 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, worker_id):
-    """The site, built once per test run by `mkdocs build --strict` (tools/audit.py), however many
+    """The site, built once per test run by `mkdocs build --strict` (tools/website.py), however many
     xdist workers ask for it: the first builds it under a lock, the others wait and reuse it."""
-    from audit import build
+    from website import build
 
     if worker_id == "master":  # not distributed
         return build(tmp_path_factory.mktemp("site"))

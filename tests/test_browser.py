@@ -3,10 +3,10 @@
 import io
 from urllib.parse import urlsplit
 
-import audit
 import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
+from website import CHROMIUM, CHROMIUM_FLAGS, pages, serve
 
 pytestmark = pytest.mark.browser
 
@@ -23,14 +23,14 @@ SEARCH = {
 
 @pytest.fixture(scope="module")
 def base(site):
-    with audit.serve(site) as url:
+    with serve(site) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=audit.CHROMIUM, args=audit.CHROMIUM_FLAGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
 
@@ -47,7 +47,7 @@ def open_page(browser, url, problems, scheme="light"):
 
 def test_every_page_loads_cleanly(site, base, browser):
     problems = []
-    for path in audit.pages(site):
+    for path in pages(site):
         url = base + path
         page = open_page(browser, url, problems)
         images = page.locator("article img")
