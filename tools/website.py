@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -47,6 +48,28 @@ def build(site_dir: Path) -> Path:
     if result.returncode != 0:
         raise RuntimeError(f"mkdocs build --strict failed:\n{result.stderr}")
     return site_dir
+
+
+def build_once(folder: Path, build: Callable[[Path], Path] = build) -> Path:
+    """``build(folder / "site")`` once for every process that asks (the test workers of one run).
+
+    The first to take the lock builds; the others wait, then reuse the site. A build that fails
+    leaves its message in ``site.failed``: the others raise it at once instead of building again.
+    """
+    from filelock import FileLock
+
+    site, built, failed = folder / "site", folder / "site.built", folder / "site.failed"
+    with FileLock(str(folder / "site.lock")):
+        if failed.is_file():
+            raise RuntimeError(f"(this run's site build already failed)\n{failed.read_text(encoding='utf-8')}")
+        if not built.is_file():
+            try:
+                build(site)
+            except Exception as error:
+                failed.write_text(str(error), encoding="utf-8")
+                raise
+            built.touch()  # only after a successful (strict) build
+    return site
 
 
 def pages(site: Path) -> list[str]:
