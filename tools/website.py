@@ -151,7 +151,8 @@ def lighthouse(url: str, device: str = "mobile") -> dict[str, float]:
             [str(ROOT / "node_modules/.bin/lighthouse"), url, "--quiet", "--output=json",
              f"--output-path={report}", f"--chrome-path={CHROMIUM}",
              f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
-             f"--only-categories={','.join(CATEGORIES)}", *preset],
+             f"--only-categories={','.join(CATEGORIES)}", *preset,
+             "--disable-full-page-screenshot"],  # only pictures for the HTML report: 2-3 s a page
             check=True, capture_output=True, text=True, timeout=180,
         )
         data = json.loads(report.read_text(encoding="utf-8"))
