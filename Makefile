@@ -43,7 +43,7 @@ $(BIN)/.installed: requirements.txt pyproject.toml
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-# Lighthouse and the Nu HTML checker, pinned in package-lock.json (Java runs the checker).
+# Lighthouse, axe-core and the Nu HTML checker, pinned in package-lock.json (Java runs the checker).
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	touch $@

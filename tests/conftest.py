@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 from hypothesis import settings
 
 # Property tests draw the same examples on every run (and keep no example database): a run that
@@ -28,16 +27,11 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory, worker_id):
-    """The site, built once per test run by `mkdocs build --strict` (tools/audit.py), however many
-    xdist workers ask for it: the first builds it under a lock, the others wait and reuse it."""
-    from audit import build
+    """The site, built once per test run by `mkdocs build --strict` (tools/website.py), however many
+    xdist workers ask for it: the first builds it under a lock, the others wait and reuse it. If
+    that build fails, the others fail at once with its message instead of building again."""
+    from website import build, build_once
 
     if worker_id == "master":  # not distributed
         return build(tmp_path_factory.mktemp("site"))
-    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker of this run
-    done = shared / "site.built"
-    with FileLock(str(shared / "site.lock")):
-        if not done.is_file():
-            build(shared / "site")
-            done.touch()  # only after a successful (strict) build
-    return shared / "site"
+    return build_once(tmp_path_factory.getbasetemp().parent)  # the same folder for every worker of this run

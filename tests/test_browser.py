@@ -1,12 +1,18 @@
-"""The built site in a real browser (Debian's Chromium driven by Playwright), served like GitHub Pages."""
+"""The built site in a real browser (Debian's Chromium driven by Playwright), served like GitHub Pages.
+
+Every page is visited once: loaded, checked, run through axe-core (WCAG 2.1 A/AA) in the palette it
+opened in, switched with Material's palette toggle, and run through axe again. The work runs in the
+page while the test loads the next page in a second tab: the two cores work at once.
+"""
 
 import io
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-import audit
 import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
+from website import CHROMIUM, CHROMIUM_FLAGS, ROOT, pages, serve
 
 pytestmark = pytest.mark.browser
 
@@ -19,60 +25,141 @@ SEARCH = {
     "지수함수": "exp/",
     "용어집": "glossary/",
 }
+# A common laptop screen: Material shows the navigation and the table of contents both.
+VIEWPORT = {"width": 1366, "height": 900}
+# Material's palettes (body[data-md-color-scheme]) as a reader calls them.
+PALETTES = {"default": "light", "slate": "dark"}
+# Left in the prose (code aside: it may well hold TeX for matplotlib), these mean MathML is missing.
+TEX = ["\\(", "\\[", "$$", "\\frac", "\\sqrt"]
+
+# axe-core, pinned in package-lock.json, with the WCAG 2.0 and 2.1 A and AA rules.
+AXE = ROOT / "node_modules/axe-core/axe.min.js"
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# extra.css lets Chromium skip rendering code and results blocks out of view (content-visibility:
+# auto); axe takes such a block for hidden and checks nothing inside it. Render them all first, and
+# switch palettes without colour transitions, so axe never reads a colour half-way.
+RENDER_ALL = "*, *::before, *::after { content-visibility: visible !important; transition: none !important; }"
+# Material's own markup that this site cannot fix: rule id -> exact selectors, each with its reason.
+# None today; never a whole rule.
+THEIRS: dict[str, set[str]] = {}
+
+# One visit, in the page: the page checks, then axe in the palette the page opened in, then
+# Material's palette toggle clicked and axe again. Started with setTimeout, so `evaluate` returns at
+# once and the test drives the other tab meanwhile; the result waits in window.visit.
+VISIT = """([tex, tags]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
+  const problems = [], runs = [];
+  for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
+    img.scrollIntoView({block: 'center'});  // figures load lazily, as the reader scrolls
+    const loaded = await img.decode().then(() => img.naturalWidth > 0, () => false);
+    const alt = (img.getAttribute('alt') || '').trim();
+    if (!loaded || !alt) problems.push(`image ${i} loaded=${loaded} alt=${JSON.stringify(alt)}`);
+  }
+  const prose = document.querySelector('article').cloneNode(true);
+  prose.querySelectorAll('pre, code').forEach(e => e.remove());
+  tex.filter(t => prose.textContent.includes(t)).forEach(t => problems.push(`raw TeX ${t} left on the page`));
+  const flat = [...document.querySelectorAll('article math')].filter(e => !e.getBoundingClientRect().width);
+  if (flat.length) problems.push(`${flat.length} formula(s) not rendered`);
+  const blocks = document.querySelectorAll('article pre > code').length;
+  const buttons = document.querySelectorAll('article pre button[data-md-type=copy]').length;
+  if (blocks !== buttons) problems.push(`${blocks} code blocks but ${buttons} copy buttons`);
+  for (const turn of [0, 1]) {
+    const scheme = document.body.getAttribute('data-md-color-scheme');
+    if (turn) {  // the other palette, switched as a reader switches it
+      [...document.querySelectorAll('form[data-md-component=palette] label')].find(l => l.offsetParent).click();
+      for (let t = 0; document.body.getAttribute('data-md-color-scheme') === scheme && t < 500; t++)
+        await new Promise(go => setTimeout(go, 10));
+    }
+    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+    runs.push({scheme: document.body.getAttribute('data-md-color-scheme'), violations: result.violations.map(v => ({
+      id: v.id, help: v.help, nodes: v.nodes.map(n => ({
+        target: n.target.join(' '), message: (n.any[0] || n.all[0] || n.none[0] || {}).message || ''}))}))});
+  }
+  return {problems, runs};
+}) }"""
+
+
+@dataclass
+class Visits:
+    problems: list[str] = field(default_factory=list)  # while loading, and the page checks
+    axe: list[str] = field(default_factory=list)
 
 
 @pytest.fixture(scope="module")
 def base(site):
-    with audit.serve(site) as url:
+    with serve(site) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=audit.CHROMIUM, args=audit.CHROMIUM_FLAGS)
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
 
 
+def watch(page, problems: list[str]) -> None:
+    page.on("console", lambda m: m.type == "error" and problems.append(f"{page.url}: console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"{page.url}: script error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"{page.url}: failed: {r.url}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"{page.url}: {r.status} {r.url}"))
+
+
 def open_page(browser, url, problems, scheme="light"):
-    page = browser.new_page(color_scheme=scheme, viewport={"width": 1280, "height": 900})
-    page.on("console", lambda m: m.type == "error" and problems.append(f"{url}: console: {m.text}"))
-    page.on("pageerror", lambda e: problems.append(f"{url}: script error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"{url}: failed: {r.url}"))
-    page.on("response", lambda r: r.status >= 400 and problems.append(f"{url}: {r.status} {r.url}"))
+    page = browser.new_page(color_scheme=scheme, viewport=VIEWPORT)
+    watch(page, problems)
     page.goto(url, wait_until="networkidle")
     return page
 
 
-def test_every_page_loads_cleanly(site, base, browser):
-    problems = []
-    for path in audit.pages(site):
-        url = base + path
-        page = open_page(browser, url, problems)
-        images = page.locator("article img")
-        for i in range(images.count()):
-            image = images.nth(i)
-            image.scroll_into_view_if_needed()  # figures load lazily, as the reader scrolls
-            loaded = image.evaluate("e => e.decode().then(() => e.naturalWidth > 0, () => false)")
-            alt = image.get_attribute("alt").strip()
-            if not loaded or not alt:
-                problems.append(f"{url}: image {i} loaded={loaded} alt={alt!r}")
-        text = page.eval_on_selector(  # the prose: code may well contain TeX for matplotlib
-            "article", "a => { const c = a.cloneNode(true); c.querySelectorAll('pre, code').forEach(e => e.remove()); return c.textContent; }"
-        )
-        for tex in ("\\(", "\\[", "$$", "\\frac", "\\sqrt"):
-            if tex in text:
-                problems.append(f"{url}: raw TeX {tex!r} left on the page")
-        flat = page.eval_on_selector_all("article math", "els => els.filter(e => !e.getBoundingClientRect().width).length")
-        if flat:
-            problems.append(f"{url}: {flat} formula(s) not rendered")
-        blocks = page.locator("article pre > code").count()
-        buttons = page.locator("article pre button[data-md-type=copy]").count()
-        if buttons != blocks:
-            problems.append(f"{url}: {blocks} code blocks but {buttons} copy buttons")
-        page.close()
-    assert not problems, "\n".join(problems)
+def visit(tab, base: str, path: str, found: Visits):
+    """One page: load it, start the visit in it, pause (yield) while it runs, then read what it found."""
+    url = base + path
+    tab.goto(url, wait_until="load")
+    tab.add_style_tag(content=RENDER_ALL)
+    tab.evaluate(VISIT, [TEX, WCAG])
+    yield
+    result = tab.evaluate("() => window.visit")
+    found.problems += [f"{url}: {problem}" for problem in result["problems"]]
+    schemes = sorted(run["scheme"] for run in result["runs"])
+    if schemes != sorted(PALETTES):
+        found.problems.append(f"{url}: axe ran in the {schemes} palettes")
+    for run in result["runs"]:
+        for rule in run["violations"]:
+            nodes = [n for n in rule["nodes"] if n["target"] not in THEIRS.get(rule["id"], ())]
+            if nodes:  # page, palette, rule, how many elements and the first few
+                shown = "; ".join(n["target"] for n in nodes[:3])
+                found.axe.append(f"/{path} ({PALETTES.get(run['scheme'])}) {rule['id']}: {rule['help']}; "
+                                 f"{len(nodes)} element(s), e.g. {shown} - {nodes[0]['message']}")
+    tab.wait_for_load_state("networkidle")  # nothing still loading when the next page starts
+
+
+@pytest.fixture(scope="module")
+def visits(site, base, browser) -> Visits:
+    """Every page visited once, two tabs taking turns: while one tab's page works, the other loads."""
+    found = Visits()
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(path=str(AXE))  # on every page, before the page's own scripts
+    tabs = [context.new_page() for _ in range(2)]
+    for tab in tabs:
+        watch(tab, found.problems)
+    todo, running = pages(site), {}
+    while todo or running:
+        for tab in tabs:
+            if tab not in running and todo:
+                running[tab] = visit(tab, base, todo.pop(0), found)
+            if tab in running and next(running[tab], "done") == "done":
+                del running[tab]
+    context.close()
+    return found
+
+
+def test_every_page_loads_cleanly(visits):
+    assert not visits.problems, "\n".join(visits.problems)
+
+
+def test_every_page_passes_axe_in_both_palettes(visits):
+    assert not visits.axe, "\n".join(visits.axe)
 
 
 def _luminance(png: bytes) -> list[float]:
@@ -109,16 +196,26 @@ def test_dark_palette_keeps_figures_legible(base, browser):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize(("term", "chapter"), SEARCH.items())
-def test_search_lists_the_chapter_first(base, browser, term, chapter):
+@pytest.fixture(scope="module")
+def search_page(base, browser):
     problems = []
     page = open_page(browser, base, problems)
-    # Material reads the query on keyup; Playwright enters Hangul as text without key events, so the
-    # test ends with a key press, as a reader's input method does.
+    yield page, problems
+    page.close()
+
+
+@pytest.mark.parametrize(("term", "chapter"), SEARCH.items())
+def test_search_lists_the_chapter_first(base, search_page, term, chapter):
+    page, problems = search_page  # one page for every term: the search index loads once
+    # Material reads the query on keyup; Playwright enters Hangul as text without key events, so
+    # each entry ends with a key press, as a reader's input method does.
     search = page.locator("input.md-search__input")
+    results = page.locator(".md-search-result__item a")
+    search.fill("")
+    search.press("End")
+    results.first.wait_for(state="detached", timeout=10_000)  # the last term's results are gone
     search.fill(term)
     search.press("End")
-    first = page.locator(".md-search-result__item a").first
-    first.wait_for(timeout=10_000)
-    assert urlsplit(first.get_attribute("href")).path == urlsplit(base + chapter).path
+    results.first.wait_for(timeout=10_000)
+    assert urlsplit(results.first.get_attribute("href")).path == urlsplit(base + chapter).path
     assert not problems, "\n".join(problems)

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from audit import ROOT, pages
+from website import ROOT, pages
 from workspace import project_copy
 from bs4 import BeautifulSoup
 

@@ -1,164 +1,24 @@
-"""The built site as readers get it: served like GitHub Pages, audited with Lighthouse.
+"""``make audit``: Lighthouse on every page of a fresh strict build, as a phone and as a desktop sees it.
 
-``make audit`` builds the site, serves it on 127.0.0.1 under the path of ``site_url`` (gzip, as
-GitHub Pages sends it) and prints a page x category table of Lighthouse scores. The browser and
-audit tests use the same ``serve`` and ``lighthouse``.
+Builds the site into a temporary folder, serves it like GitHub Pages (tools/website.py) and prints
+one page x category table per device. ``make test`` gates on a representative few pages only
+(tests/test_audit.py); this table is the whole site.
 """
 
-from __future__ import annotations
-
-import contextlib
-import gzip
-import json
-import subprocess
-import sys
 import tempfile
-import os
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+
+from website import build, lighthouse, pages, serve, table  # tools/ is on the path: the script's folder
 
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-# As the machine's probe starts Chromium: headless, and no background calls to Google's hosts.
-CHROMIUM_FLAGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt")
-
-
-def base_path() -> str:
-    """The path part of the site's URL ("/handbook/" for https://example.org/handbook/): where it
-    is served, as GitHub Pages serves a project site. The Pages workflow sets SITE_URL."""
-    return urlsplit(os.environ.get("SITE_URL", "")).path or "/"
-
-
-def build(site_dir: Path) -> Path:
-    """``mkdocs build --strict`` into ``site_dir``; raises with mkdocs' own output if it fails."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"mkdocs build --strict failed:\n{result.stderr}")
-    return site_dir
-
-
-def pages(site: Path) -> list[str]:
-    """Every page of the site, as paths relative to its root ("", "causal/", …)."""
-    found = [p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")]
-    return sorted("" if p == "." else p + "/" for p in found)
-
-
-class _Handler(SimpleHTTPRequestHandler):
-    """Static files under a path prefix, gzip for text, 404.html for what is missing."""
-
-    prefix = "/"
-
-    def log_message(self, *_args) -> None:  # keep test output clean
-        pass
-
-    def send_head(self):
-        path = urlsplit(self.path).path
-        if not path.startswith(self.prefix):
-            self.send_error(404)
-            return None
-        self.path = "/" + path[len(self.prefix):]
-        file = Path(self.translate_path(self.path))
-        if file.is_dir():
-            if not path.endswith("/"):
-                self.send_response(301)
-                self.send_header("Location", path + "/")
-                self.end_headers()
-                return None
-            file = file / "index.html"
-        status = 200
-        if not file.is_file():
-            status, file = 404, Path(self.directory) / "404.html"
-        body = file.read_bytes()
-        self.send_response(status)
-        self.send_header("Content-Type", self.guess_type(str(file)))
-        if file.suffix in COMPRESSED and "gzip" in self.headers.get("Accept-Encoding", ""):
-            body = gzip.compress(body, mtime=0)
-            self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "max-age=600")
-        self.end_headers()
-        return _Body(body)
-
-
-class _Body:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-
-    def read(self, *_args) -> bytes:
-        data, self.data = self.data, b""
-        return data
-
-    def close(self) -> None:
-        pass
-
-
-@contextlib.contextmanager
-def serve(site: Path):
-    """Serve ``site`` on 127.0.0.1 and yield the base URL of its home page."""
-    handler = type("Handler", (_Handler,), {"prefix": base_path()})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}{base_path()}"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def lighthouse(url: str, device: str = "mobile") -> dict[str, float]:
-    """Lighthouse's four category scores (0–100) for one URL, as a phone (Lighthouse's default:
-    slow 4G, CPU slowed four times) or a desktop sees it."""
-    preset = ["--preset=desktop"] if device == "desktop" else []
+def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        subprocess.run(
-            [str(ROOT / "node_modules/.bin/lighthouse"), url, "--quiet", "--output=json",
-             f"--output-path={report}", f"--chrome-path={CHROMIUM}",
-             f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
-             f"--only-categories={','.join(CATEGORIES)}", *preset],
-            check=True, capture_output=True, text=True, timeout=180,
-        )
-        data = json.loads(report.read_text(encoding="utf-8"))
-    scores = {c: round(100 * data["categories"][c]["score"]) for c in CATEGORIES}
-    scores["failing"] = [
-        ref["id"] for c in CATEGORIES for ref in data["categories"][c]["auditRefs"]
-        if ref["weight"] > 0 and data["audits"][ref["id"]].get("score") not in (None, 1)
-    ]
-    return scores
-
-
-def audit(site: Path, device: str = "mobile") -> dict[str, dict]:
-    """Lighthouse scores for every page of a built site."""
-    with serve(site) as base:
-        return {page or "/": lighthouse(base + page, device) for page in pages(site)}
-
-
-def table(results: dict[str, dict], device: str = "mobile") -> str:
-    head = f"| page ({device}) | " + " | ".join(CATEGORIES) + " | audits below 1 |"
-    rule = "|---|" + "---:|" * len(CATEGORIES) + "---|"
-    rows = [
-        f"| {page} | " + " | ".join(str(s[c]) for c in CATEGORIES) + f" | {', '.join(s['failing'])} |"
-        for page, s in results.items()
-    ]
-    return "\n".join([head, rule, *rows])
+        site = build(Path(tmp) / "site")
+        with serve(site) as base:
+            for device in ("mobile", "desktop"):
+                results = {page or "/": lighthouse(base + page, device) for page in pages(site)}
+                print(table(results, device), end="\n\n", flush=True)
 
 
 if __name__ == "__main__":
-    with tempfile.TemporaryDirectory() as tmp:
-        site = build(Path(tmp) / "site")
-        for device in ("mobile", "desktop"):
-            print(table(audit(site, device), device), end="\n\n")
+    main()

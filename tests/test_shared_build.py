@@ -1,0 +1,36 @@
+"""The test workers share one site build (tests/conftest.py): it runs once, and a failure is reported once."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from website import build_once
+
+
+def counting(fails: bool):
+    calls = []
+
+    def build(site):
+        calls.append(site)
+        if fails:
+            raise RuntimeError("mkdocs build --strict failed:\nWARNING -  docs/x.md:1: claim `0` does not hold")
+        site.mkdir()
+        return site
+
+    return build, calls
+
+
+def test_the_first_worker_builds_and_the_others_reuse_it(tmp_path):
+    build, calls = counting(fails=False)
+    with ThreadPoolExecutor(4) as workers:
+        sites = list(workers.map(lambda _: build_once(tmp_path, build), range(4)))
+    assert calls == [tmp_path / "site"]
+    assert sites == [tmp_path / "site"] * 4
+
+
+def test_a_failed_build_fails_the_others_at_once_with_its_message(tmp_path):
+    build, calls = counting(fails=True)
+    for _worker in range(3):
+        with pytest.raises(RuntimeError, match=r"docs/x\.md:1: claim `0` does not hold"):
+            build_once(tmp_path, build)
+    assert len(calls) == 1  # not built again by each worker
+    assert "docs/x.md:1" in (tmp_path / "site.failed").read_text(encoding="utf-8")

@@ -1,0 +1,175 @@
+"""The built site as readers get it: built strictly, served like GitHub Pages, measured by Lighthouse.
+
+A library, imported by the tests (tests/conftest.py, test_site, test_browser, test_audit) and by the
+``make audit`` script (tools/audit.py); it runs nothing when imported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+# As the machine's probe starts Chromium: headless, and no background calls to Google's hosts.
+CHROMIUM_FLAGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt")
+
+
+def base_path() -> str:
+    """The path part of the site's URL ("/handbook/" for https://example.org/handbook/): where it
+    is served, as GitHub Pages serves a project site. The Pages workflow sets SITE_URL."""
+    return urlsplit(os.environ.get("SITE_URL", "")).path or "/"
+
+
+def build(site_dir: Path) -> Path:
+    """``mkdocs build --strict`` into ``site_dir``; raises with mkdocs' own output if it fails."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"mkdocs build --strict failed:\n{result.stderr}")
+    return site_dir
+
+
+def build_once(folder: Path, build: Callable[[Path], Path] = build) -> Path:
+    """``build(folder / "site")`` once for every process that asks (the test workers of one run).
+
+    The first to take the lock builds; the others wait, then reuse the site. A build that fails
+    leaves its message in ``site.failed``: the others raise it at once instead of building again.
+    """
+    from filelock import FileLock
+
+    site, built, failed = folder / "site", folder / "site.built", folder / "site.failed"
+    with FileLock(str(folder / "site.lock")):
+        if failed.is_file():
+            raise RuntimeError(f"(this run's site build already failed)\n{failed.read_text(encoding='utf-8')}")
+        if not built.is_file():
+            try:
+                build(site)
+            except Exception as error:
+                failed.write_text(str(error), encoding="utf-8")
+                raise
+            built.touch()  # only after a successful (strict) build
+    return site
+
+
+def pages(site: Path) -> list[str]:
+    """Every page of the site, as paths relative to its root ("", "causal/", "labs/causal/", …)."""
+    found = [p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")]
+    return sorted("" if p == "." else p + "/" for p in found)
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    """Static files under a path prefix, gzip for text, 404.html for what is missing."""
+
+    prefix = "/"
+
+    def log_message(self, *_args) -> None:  # keep test output clean
+        pass
+
+    def send_head(self):
+        path = urlsplit(self.path).path
+        if not path.startswith(self.prefix):
+            self.send_error(404)
+            return None
+        self.path = "/" + path[len(self.prefix):]
+        file = Path(self.translate_path(self.path))
+        if file.is_dir():
+            if not path.endswith("/"):
+                self.send_response(301)
+                self.send_header("Location", path + "/")
+                self.end_headers()
+                return None
+            file = file / "index.html"
+        status = 200
+        if not file.is_file():
+            status, file = 404, Path(self.directory) / "404.html"
+        body = file.read_bytes()
+        self.send_response(status)
+        self.send_header("Content-Type", self.guess_type(str(file)))
+        if file.suffix in COMPRESSED and "gzip" in self.headers.get("Accept-Encoding", ""):
+            body = gzip.compress(body, mtime=0)
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=600")
+        self.end_headers()
+        return _Body(body)
+
+
+class _Body:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read(self, *_args) -> bytes:
+        data, self.data = self.data, b""
+        return data
+
+    def close(self) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve(site: Path):
+    """Serve ``site`` on 127.0.0.1 and yield the base URL of its home page."""
+    handler = type("Handler", (_Handler,), {"prefix": base_path()})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}{base_path()}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def lighthouse(url: str, device: str = "mobile") -> dict[str, float]:
+    """Lighthouse's four category scores (0–100) for one URL, as a phone (Lighthouse's default:
+    slow 4G, CPU slowed four times) or a desktop sees it, and the weighted audits below 1."""
+    preset = ["--preset=desktop"] if device == "desktop" else []
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        subprocess.run(
+            [str(ROOT / "node_modules/.bin/lighthouse"), url, "--quiet", "--output=json",
+             f"--output-path={report}", f"--chrome-path={CHROMIUM}",
+             f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
+             f"--only-categories={','.join(CATEGORIES)}", *preset,
+             "--disable-full-page-screenshot"],  # only pictures for the HTML report: 2-3 s a page
+            check=True, capture_output=True, text=True, timeout=180,
+        )
+        data = json.loads(report.read_text(encoding="utf-8"))
+    scores = {c: round(100 * data["categories"][c]["score"]) for c in CATEGORIES}
+    scores["failing"] = [
+        ref["id"] for c in CATEGORIES for ref in data["categories"][c]["auditRefs"]
+        if ref["weight"] > 0 and data["audits"][ref["id"]].get("score") not in (None, 1)
+    ]
+    return scores
+
+
+def table(results: dict[str, dict], device: str = "mobile") -> str:
+    """Lighthouse results (page -> ``lighthouse(...)``) as a Markdown table."""
+    head = f"| page ({device}) | " + " | ".join(CATEGORIES) + " | audits below 1 |"
+    rule = "|---|" + "---:|" * len(CATEGORIES) + "---|"
+    rows = [
+        f"| {page} | " + " | ".join(str(s[c]) for c in CATEGORIES) + f" | {', '.join(s['failing'])} |"
+        for page, s in results.items()
+    ]
+    return "\n".join([head, rule, *rows])
