@@ -43,14 +43,17 @@ RENDER_ALL = "*, *::before, *::after { content-visibility: visible !important; t
 # None today; never a whole rule.
 THEIRS: dict[str, set[str]] = {}
 
-# One visit, in the page: the page checks, then axe in the palette the page opened in, then
-# Material's palette toggle clicked and axe again. Started with setTimeout, so `evaluate` returns at
-# once and the test drives the other tab meanwhile; the result waits in window.visit.
+# One visit, in the page: every folded answer opened (its figures, formulas and colours are checked
+# too), the page checks, then axe in the palette the page opened in, then Material's palette toggle
+# clicked and axe again. Started with setTimeout, so `evaluate` returns at once and the test drives
+# the other tab meanwhile; the result waits in window.visit.
 VISIT = """([tex, tags]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
   const problems = [], runs = [];
+  document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
   for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
     img.scrollIntoView({block: 'center'});  // figures load lazily, as the reader scrolls
-    const loaded = await img.decode().then(() => img.naturalWidth > 0, () => false);
+    const loaded = await Promise.race([img.decode().then(() => img.naturalWidth > 0, () => false),
+                                       new Promise(go => setTimeout(() => go(false), 10000))]);
     const alt = (img.getAttribute('alt') || '').trim();
     if (!loaded || !alt) problems.push(`image ${i} loaded=${loaded} alt=${JSON.stringify(alt)}`);
   }
