@@ -12,13 +12,20 @@ from hypothesis import strategies as st
 naive_softmax = project.function("pitfalls/naive_softmax.py", "naive_softmax")
 stable_softmax = project.function("pitfalls/naive_softmax.py", "stable_softmax")
 attend_padded = project.function("padding/pooling.py", "attend")
-attend_empty_row = project.function("pitfalls/fully_masked.py", "attend")
-_fully_masked = project.Names("pitfalls/fully_masked.py")
+attend_masked = project.function("padding/fixes.py", "attend")
+nan_to_num = project.function("padding/fixes.py", "nan_to_num")
+double_where = project.function("padding/fixes.py", "double_where")
 
 
-def _example():
-    """The snippet's own inputs, whose row 1 is all hidden."""
-    return [_fully_masked[name] for name in ("scores", "hide", "v0")]
+def _grad_nans(L, d, seed, **how):
+    """NaN counts in the grads of q, k, v when query row 0 sees no key, the loss leaving it out."""
+    g = torch.Generator().manual_seed(seed)
+    q, k, v = (torch.randn(L, d, generator=g).requires_grad_() for _ in range(3))
+    keep = torch.rand(L, L, generator=g) < 0.7
+    keep[0], keep[1:, 0] = False, True  # row 0: no key; every other row sees key 0
+    out = attend_masked(q, k, v, keep, **how)
+    out[1:].sum().backward()
+    return out[0], [int(t.grad.isnan().sum()) for t in (q, k, v)]
 
 seeds = st.integers(0, 2**16)
 FLOATS = st.sampled_from([torch.float32, torch.float64])
@@ -68,16 +75,33 @@ def test_key_padding_mask_makes_padding_invisible_to_real_tokens(lengths, d, see
 
 
 @settings(max_examples=30, deadline=None)
-@given(fill=st.floats(min_value=float(torch.finfo(torch.float32).min), max_value=-1.0))
-def test_any_finite_fill_keeps_nan_out_of_the_gradient(fill):
-    out, grad_nans = attend_empty_row(*_example(), fill, clear_row=True)
-    assert torch.equal(out[1], torch.zeros_like(out[1])) and grad_nans == 0
+@given(L=st.integers(2, 6), d=st.integers(1, 6), seed=seeds, additive=st.booleans())
+def test_double_where_keeps_nan_out_of_every_gradient(L, d, seed, additive):
+    # docs/padding.md#handling: the rule that works however the mask was applied.
+    row, nans = _grad_nans(L, d, seed, fill=float("-inf"), additive=additive, weigh=double_where)
+    assert (row == 0).all() and nans == [0, 0, 0]
 
 
-@pytest.mark.parametrize("clear_row", [False, True])
-def test_minus_inf_fill_leaves_nan_in_the_gradient_even_when_the_row_is_cleared(clear_row):
-    _, grad_nans = attend_empty_row(*_example(), float("-inf"), clear_row=clear_row)
-    assert grad_nans > 0
+@settings(max_examples=30, deadline=None)
+@given(L=st.integers(2, 6), d=st.integers(1, 6), seed=seeds)
+def test_nan_to_num_cleans_the_output_but_not_q_and_k_grads_of_an_added_mask(L, d, seed):
+    row, nans = _grad_nans(L, d, seed, fill=float("-inf"), additive=True, weigh=nan_to_num)
+    assert (row == 0).all() and nans[0] == d and nans[1] == L * d
+    _, nans = _grad_nans(L, d, seed, fill=float("-inf"), additive=False, weigh=nan_to_num)
+    assert nans == [0, 0, 0]  # masked_fill cut the gradient at the hidden scores
+
+
+@settings(max_examples=30, deadline=None)
+@given(fill=st.floats(min_value=float(torch.finfo(torch.float32).min), max_value=-1.0), seed=seeds)
+def test_a_finite_fill_that_replaces_the_scores_keeps_nan_out(fill, seed):
+    _, nans = _grad_nans(4, 3, seed, fill=fill)
+    assert nans == [0, 0, 0]
+
+
+@pytest.mark.parametrize("additive", [False, True])
+def test_minus_inf_fill_leaves_nan_in_the_gradient_of_v(additive):
+    _, nans = _grad_nans(4, 3, 0, fill=float("-inf"), additive=additive)
+    assert nans[2] > 0
 
 
 def test_padded_attention_refuses_a_float_mask():

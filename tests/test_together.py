@@ -166,8 +166,9 @@ HALF_TOL = {torch.float16: {"rtol": 5e-3, "atol": 5e-3}, torch.bfloat16: {"rtol"
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_16_bit_inputs_work_and_stay_within_their_precision_of_sdpa(dtype, seed):
-    # The contract accepts 16-bit floats too: the softmax then runs in that dtype, so the two
-    # implementations agree only to about its precision (eps: 1e-3 for float16, 8e-3 for bfloat16).
+    # The contract accepts 16-bit floats too: scores and weights are then stored in that dtype
+    # (torch.softmax computes in float32 inside but rounds its result), so the two implementations
+    # agree only to about its precision (eps: 1e-3 for float16, 8e-3 for bfloat16).
     g = torch.Generator().manual_seed(seed)
     q, k, v = (torch.randn(2, 3, 5, 4, generator=g).to(dtype) for _ in range(3))
     keep = torch.rand(2, 1, 1, 5, generator=g) < 0.6
@@ -175,6 +176,24 @@ def test_16_bit_inputs_work_and_stay_within_their_precision_of_sdpa(dtype, seed)
     expected = SDPA(q, k, v, attn_mask=keep & torch.ones(5, 5, dtype=torch.bool).tril())
     assert out.dtype == weights.dtype == dtype
     torch.testing.assert_close(out.float(), expected.float(), **HALF_TOL[dtype])
+
+
+@pytest.mark.parametrize("entry", [40.0, -40.0, 100.0])
+def test_scores_that_overflow_float16_before_scaling_stay_finite_like_sdpa(entry):
+    # docs/together.md#half: with every entry 40 and d_k = 64, q @ k^T is 102400, beyond float16's
+    # 65504. attention() scales q before the product, as SDPA's math kernel scales q and k, so the
+    # scores stay finite; multiplying first and scaling after gives inf, then NaN weights.
+    g = torch.Generator().manual_seed(0)
+    q = torch.full((2, 3, 64), entry, dtype=torch.float16)
+    k = torch.full((2, 5, 64), 40.0, dtype=torch.float16)
+    v = torch.randn(2, 5, 8, generator=g).half()
+    assert torch.isinf(q @ k.transpose(-2, -1)).all()  # the trap the function avoids
+    out, weights = attention(q, k, v)
+    expected = SDPA(q, k, v)
+    assert out.isfinite().all() and weights.isfinite().all() and expected.isfinite().all()
+    torch.testing.assert_close(out.float(), expected.float(), **HALF_TOL[torch.float16])
+    torch.testing.assert_close(out.float(), v.float().mean(-2, keepdim=True).expand_as(out),
+                               **HALF_TOL[torch.float16])  # equal scores: uniform weights
 
 
 # bad input ------------------------------------------------------------------------------------

@@ -15,6 +15,10 @@ except Exception as err:
     refused = str(err)
 print("masked_fill(-1e9) on float16:", refused)
 
+# torch.where with a Python number: the number takes float16, and -1e9 becomes -inf
+where = torch.where(keep, scores, -1e9)
+print("torch.where(keep, scores, -1e9):", where)
+
 # finfo.min plus a modest negative score already overflows
 low = torch.finfo(torch.float16).min
 summed = torch.tensor([low, low]).half() + torch.tensor([-15.0, -16.0]).half()

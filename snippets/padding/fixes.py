@@ -2,39 +2,39 @@ import torch
 import torch.nn.functional as F
 
 
-def attend(q, k, v, keep, fill, fix=lambda w: w):  # keep: True = take part
-    s = (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).masked_fill(~keep, fill)
-    return fix(torch.softmax(s, dim=-1)) @ v
+def attend(q, k, v, keep, fill, additive=False, weigh=torch.softmax):  # keep: True=see
+    s = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    hidden = torch.zeros_like(s).masked_fill(~keep, fill)  # M: fill where hidden
+    s = s + hidden if additive else s.masked_fill(~keep, fill)  # add M, or replace
+    return weigh(s, dim=-1) @ v
 
+def nan_to_num(s, dim):  # softmax, then every nan -> 0
+    return torch.nan_to_num(torch.softmax(s, dim=dim))
 
-def clear(out, keep):  # rows that see no key are ignored downstream anyway: 0 them
-    return out.masked_fill(~keep.any(dim=-1, keepdim=True), 0)
+def double_where(s, dim):  # rows with no key: scores 0 before softmax, weights 0 after
+    empty = torch.isneginf(s).all(dim=dim, keepdim=True)
+    return torch.where(empty, 0.0, torch.softmax(torch.where(empty, 0.0, s), dim=dim))
 
 
 # --- demo ---
-torch.manual_seed(0)
-L, d = 3, 4
-q0, k0, v0 = torch.randn(L, d), torch.randn(L, d), torch.randn(L, d)
-keep = torch.ones(L, L, dtype=torch.bool)
-keep[1] = False  # query row 1 may see no key at all
-one_kept = keep | (~keep.any(-1)[:, None] & (torch.arange(L) == 0))  # row 1 gets key 0
-inf, low = float("-inf"), torch.finfo(torch.float32).min
-methods = {  # each: (q, k, v) -> output (L, d)
-    "-inf 그대로": lambda q, k, v: attend(q, k, v, keep, inf),
-    "-inf, 뒤에 줄을 0 으로": lambda q, k, v: clear(attend(q, k, v, keep, inf), keep),
-    "finfo.min, 뒤에 줄을 0 으로":
-        lambda q, k, v: clear(attend(q, k, v, keep, low), keep),
-    "가중치에 nan_to_num": lambda q, k, v: attend(q, k, v, keep, inf, torch.nan_to_num),
-    "한 칸 남기고, 뒤에 줄을 0 으로":
-        lambda q, k, v: clear(attend(q, k, v, one_kept, inf), keep),
-    "SDPA, bool keep-mask": lambda q, k, v: F.scaled_dot_product_attention(
-        q[None], k[None], v[None], attn_mask=keep)[0],
+q0, k0, v0 = torch.randn(3, 3, 4, generator=torch.Generator().manual_seed(0))  # L=3,d=4
+keep = torch.tensor([[1, 1, 1], [0, 0, 0], [1, 1, 1]]) > 0  # row 1 may see no key
+inf, low, empty = float("-inf"), torch.finfo(torch.float32).min, ~keep.any(-1, True)
+methods = {  # name -> (fill, add M, weigh, set the empty row to 0 afterwards)
+    "-inf 그대로": (inf, False, torch.softmax, False),
+    "-inf, 뒤에 줄을 0 으로": (inf, False, torch.softmax, True),
+    "finfo.min, 뒤에 줄을 0 으로": (low, False, torch.softmax, True),
+    "nan_to_num, masked_fill 로 가림": (inf, False, nan_to_num, False),
+    "nan_to_num, S + M 으로 가림": (inf, True, nan_to_num, False),
+    "where 두 번, S + M 으로 가림": (inf, True, double_where, False),
+    "SDPA, bool keep-mask": None,
 }
 row, grad_nans = [], []
-for name, method in methods.items():
+for name, how in methods.items():
     q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
-    out = method(q, k, v)
-    out[keep.any(dim=-1)].sum().backward()  # the loss leaves the empty row out
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=keep) if how is None else \
+        attend(q, k, v, keep, *how[:3]).masked_fill(how[3] & empty, 0)
+    out[~empty[:, 0]].sum().backward()  # the loss leaves the empty row out
     row.append(out[1].tolist())
-    grad_nans.append(sum(int(t.grad.isnan().sum()) for t in (q, k, v)))
-    print(f"{name}: row 1 = {out[1].tolist()}, NaN in grads = {grad_nans[-1]}")
+    grad_nans.append([int(t.grad.isnan().sum()) for t in (q, k, v)])
+    print(f"{name}: row 1 = {row[-1]}, NaN in the grads of q, k, v = {grad_nans[-1]}")

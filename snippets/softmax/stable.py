@@ -11,8 +11,7 @@ def _check(z):
 def naive_softmax(z, dim=-1):
     """exp, sum, divide. Overflows once a score passes log(finfo(dtype).max)."""
     _check(z)
-    e = torch.exp(z)
-    return e / e.sum(dim=dim, keepdim=True)
+    return torch.exp(z) / torch.exp(z).sum(dim=dim, keepdim=True)
 
 
 def stable_softmax(z, dim=-1):

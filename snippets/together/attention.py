@@ -4,18 +4,18 @@ import torch.nn.functional as F
 
 def attention(q, k, v, mask=None, *, causal=False, dropout_p=0.0, training=False,
               scale=None):
-    """q (..., L_Q, d_k), k (..., L_K, d_k), v (..., L_K, d_v) -> (output, weights).
-    mask, broadcast to (..., L_Q, L_K): bool (True = take part) or float (added)."""
+    """q (..., L_Q, d_k), k (..., L_K, d_k), v (..., L_K, d_v) -> (output, weights)."""
     dtypes = [getattr(t, "dtype", type(t).__name__) for t in (q, k, v)]
     if len(set(dtypes)) > 1 or not (torch.is_tensor(q) and q.is_floating_point()):
         raise TypeError(f"q, k, v must be float tensors of one dtype, got {dtypes}")
     if q.shape[-1] != k.shape[-1] or k.shape[-2:-1] != v.shape[-2:-1] or v.dim() < 2:
         raise ValueError(f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}: "
                          "want (..., L_Q, d_k), (..., L_K, d_k), (..., L_K, d_v)")
-    s = q @ k.transpose(-2, -1) * (q.shape[-1] ** -0.5 if scale is None else scale)
+    scale = q.shape[-1] ** -0.5 if scale is None else scale  # scale q, then multiply:
+    s = (q * scale) @ k.transpose(-2, -1)  # the unscaled q @ k^T can overflow float16
     if causal:  # top-left aligned like SDPA's is_causal: query i sees keys 0..i
         s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), -torch.inf)
-    if mask is not None:
+    if mask is not None:  # broadcast to (..., L_Q, L_K); bool: True = take part
         if mask.dtype not in (torch.bool, q.dtype):
             raise TypeError(f"mask must be bool (True = take part) or {q.dtype} (added "
                             f"to the scores), got {mask.dtype}")
