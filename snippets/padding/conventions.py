@@ -1,5 +1,5 @@
 import torch
-import torch.nn.functional as F
+from torch.nn.functional import scaled_dot_product_attention as sdpa
 
 torch.manual_seed(0)
 L = d = 4
@@ -11,7 +11,6 @@ m, inf = probe.expand(L, L), float("inf")  # m: (L_Q, L_K)
 mha = torch.nn.MultiheadAttention(d, 1, bias=False, batch_first=True)
 with torch.no_grad():  # q, k unchanged: scores are s
     mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))
-sdpa = F.scaled_dot_product_attention
 zero_if = {"True 칸이 0: True = 가림": m, "True 칸만 남음: True = 참여": ~m,
            "대각선 위가 0: 미래를 가림": torch.ones(L, L, dtype=torch.bool).triu(1),
            "0 이 없음: 값이 점수에 더해짐": torch.zeros(L, L, dtype=torch.bool)}
@@ -29,12 +28,13 @@ rows = [  # API, mask given, its weights, that mask as an additive M: shown, the
      "torch.where(m, -inf, 0.0)[:, None, :]",
      lambda m: torch.where(m, -inf, 0.0)[:, None, :]),
 ]
-meaning, same = [], []
+table = []  # one row per API, as the page shows it; M runs as shown
 for name, mask, w, shown, to_additive in rows:
-    zero = w[0].detach() == 0  # the weights this API made exactly 0
-    meaning.append(next(text for text, z in zero_if.items() if torch.equal(zero, z)))
-    M = to_additive(mask)  # the line shown, run on this API's mask
-    same.append(torch.allclose(torch.softmax(s + M, -1), w, atol=1e-6))
-    print(f"{name:<22} | {meaning[-1]} | M = {shown} | same: {same[-1]}")
-version = torch.__version__
-print("torch", version)
+    zero = w[0].detach() == 0  # the weights this API made exactly 0, and their meaning
+    meaning = next(text for text, z in zero_if.items() if torch.equal(zero, z))
+    same = torch.allclose(torch.softmax(s + to_additive(mask), -1), w, atol=1e-6)
+    given = "없음" if mask is None else f"{mask.dtype} {tuple(mask.shape)}"[6:]
+    table.append((name, given, w[0, 0].detach(), meaning, f"`{shown}`", same))
+    print(f"{name:<22} | {meaning} | M = {shown} | same: {same}")
+apis, given, first, meaning, additive, same = zip(*table)
+print("torch", version := torch.__version__)
