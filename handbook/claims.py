@@ -75,6 +75,10 @@ def _reads_the_snippet(expr: str, namespace: dict[str, Any]) -> bool:
 # Literals
 
 
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 @dataclass(frozen=True)
 class Approx:
     """A number from the prose, with the tolerance its written digits imply."""
@@ -83,7 +87,7 @@ class Approx:
     tol: float
 
     def matches(self, x: Any) -> bool:
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
+        if not _number(x):
             return False
         if math.isnan(self.value):
             return math.isnan(x)
@@ -101,7 +105,7 @@ class Bound:
     limit: float
 
     def matches(self, x: Any) -> bool:
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or math.isnan(x):
+        if not _number(x) or math.isnan(x):
             return False
         return {"<": x < self.limit, "<=": x <= self.limit, ">": x > self.limit, ">=": x >= self.limit}[self.op]
 
@@ -114,9 +118,7 @@ class Range:
     high: float
 
     def matches(self, x: Any) -> bool:
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
-            return False
-        return self.low <= x <= self.high
+        return _number(x) and self.low <= x <= self.high
 
 
 _NUM = r"(?:_percent\([^()]*\)|(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|inf))"

@@ -100,24 +100,25 @@ def test_an_executed_notebook_becomes_a_markdown_page():
     assert labs.markdown(book, book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```text title="출력"\n1\n```\n'
 
 
-def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():
+def _failed_lab(command: str) -> HandbookPlugin:
+    """A plugin, under ``command``, whose lab "x" has failed."""
     plugin = HandbookPlugin()
-    plugin.on_startup(command="build", dirty=False)
+    plugin.on_startup(command=command, dirty=False)
     failed = Future()
-    failed.set_exception(labs.LabError("docs/labs/x.py: a cell raised"))
+    failed.set_exception(labs.LabError("docs/labs/x.py: a cell raised\nZeroDivisionError"))
     plugin.lab_runs["x"] = failed
+    return plugin
+
+
+def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():
+    plugin = _failed_lab("build")
     with pytest.raises(PluginError, match="docs/labs/x.py: a cell raised"):
         plugin._lab_markdown("x", SimpleNamespace(meta={}))
     assert "x" not in plugin.lab_runs
 
 
 def test_under_serve_a_failing_lab_is_shown_on_its_page_and_the_server_keeps_serving():
-    plugin = HandbookPlugin()
-    plugin.on_startup(command="serve", dirty=False)
-    failed = Future()
-    failed.set_exception(labs.LabError("docs/labs/x.py: a cell raised\nZeroDivisionError"))
-    plugin.lab_runs["x"] = failed
-    page = plugin._lab_markdown("x", SimpleNamespace(meta={}))
+    page = _failed_lab("serve")._lab_markdown("x", SimpleNamespace(meta={}))
     assert page.startswith('!!! failure "실습이 실패했습니다') and "ZeroDivisionError" in page
 
 
