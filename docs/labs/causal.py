@@ -14,12 +14,12 @@
 # %% [markdown]
 # ### 해 보기: 더 긴 문장
 #
-# `T` 를 여섯으로 늘리면 대각선에는 어떤 값이 놓일까요? 아래 셀의 `T` 를 바꿔 가며 확인해 보세요.
+# `T`를 여섯으로 늘리면 대각선에는 어떤 값이 놓일까요? 아래 셀의 `T`를 바꿔 가며 확인해 보세요.
 #
 # <details markdown><summary>답</summary>
 #
-# 대각선은 $1, \tfrac12, \tfrac13, \dots, \tfrac16$ 입니다. 점수가 모두 같으므로 줄마다 볼 수 있는 칸끼리
-# $1$ 을 똑같이 나누고, 그 줄에서 볼 수 있는 칸의 수가 바로 줄 번호이기 때문입니다.
+# 대각선은 $1, \tfrac12, \tfrac13, \dots, \tfrac16$입니다. 점수가 모두 같으므로 줄마다 볼 수 있는 칸끼리
+# $1$을 똑같이 나누고, 그 줄에서 볼 수 있는 칸의 수가 바로 줄 번호이기 때문입니다.
 #
 # </details>
 
@@ -38,11 +38,11 @@ torch.softmax(scores, dim=-1).diagonal()
 # %% [markdown]
 # ### 해 보기: 다른 문장
 #
-# 위 셀의 `chars` 를 다른 문장(예: `"오늘도좋은하루"`)으로 바꿔 보세요. "봄" 칸은 모두 몇 개일까요?
+# 위 셀의 `chars`를 다른 문장(예: `"오늘도좋은하루"`)으로 바꿔 보세요. "봄" 칸은 모두 몇 개일까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 글자 수가 $T$ 이면 "봄" 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 스물여덟 칸입니다.
+# 글자 수가 $T$이면 "봄" 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 스물여덟 칸입니다.
 #
 # </details>
 
@@ -52,7 +52,7 @@ visible = torch.tril(torch.ones(len(chars), len(chars), dtype=torch.bool))
 int(visible.sum())
 
 # %% [markdown]
-# ## 소프트맥스의 축: `dim=-1` 과 `dim=0`
+# ## 소프트맥스의 축: `dim=-1`과 `dim=0`
 
 # %%
 # snippet: causal/dims.py
@@ -60,12 +60,12 @@ int(visible.sum())
 # %% [markdown]
 # ### 해 보기: 축을 잘못 고르면
 #
-# 점수 모양이 `(B, H, T, T)` 일 때 `dim=1` 로 소프트맥스를 하면 무엇이 합이 $1$ 이 될까요?
+# 점수 모양이 `(B, H, T, T)`일 때 `dim=1`로 소프트맥스를 하면 무엇이 합이 $1$이 될까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 축 `1` 은 헤드 축이라서, 같은 칸을 헤드끼리 나눠 갖습니다. 가린 칸은 모든 헤드에서 `-inf` 라서 그 자리는
-# `nan` 이 됩니다. 아래 셀이 그 수를 셉니다. 자세한 설명은 장의 [`-1` 로 쓰는 까닭](../causal.md#why-minus-one)에
+# 축 `1`은 헤드 축이라서, 같은 칸을 헤드끼리 나눠 갖습니다. 가린 칸은 모든 헤드에서 `-inf`라서 그 자리는
+# `nan`이 됩니다. 아래 셀이 그 수를 셉니다. 자세한 설명은 장의 [`-1` 로 쓰는 까닭](../causal.md#why-minus-one)에
 # 있습니다.
 #
 # </details>
@@ -84,7 +84,7 @@ int(wrong.isnan().sum()), wrong.numel()
 # %% [markdown]
 # ### 해 보기: 마스크를 빼면
 #
-# `attention(q, k, v, causal=False)` 의 첫 줄과, 첫 글자만 보고 계산한 결과를 비교해 보세요.
+# `attention(q, k, v, causal=False)`의 첫 줄과, 첫 글자만 보고 계산한 결과를 비교해 보세요.
 #
 # <details markdown><summary>답</summary>
 #
