@@ -71,7 +71,7 @@ print("NaN 줄:", int(w_flat.isnan().any(dim=-1).sum()))
 print("[PAD] 키의 가장 큰 가중치:", round(w_flat[pad_keys].max().item(), 4))
 
 # %% [markdown]
-# ## 쿼리 쪽 [PAD] 는 출력에서 뺀다
+# ## 쿼리 쪽 [PAD]는 출력에서 뺀다
 #
 # 키 쪽만 가리면 `[PAD]` 쿼리 줄에도 그럴듯한 출력이 나옵니다. 문장 벡터를 평균으로 만들 때 이 줄을 빼야
 # 혼자 계산한 결과와 같아집니다.
@@ -107,7 +107,7 @@ torch.allclose(naive[1], masked[1]), torch.allclose(naive[0], masked[0])
 # snippet: padding/nan_row.py
 
 # %% [markdown]
-# ### 해 보기: float16 에서 살아남는 채움값
+# ### 해 보기: float16에서 살아남는 채움값
 #
 # 혼합 정밀도에서는 마스크가 `float16`으로 바뀝니다. `-1e4`, `-6e4`, `-7e4`, `-1e9` 가운데 `float16`으로
 # 바꿔도 유한한 값으로 남는 것은 어느 것일까요? 기준은 `torch.finfo(torch.float16).min`입니다.
@@ -126,9 +126,9 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
     print(f"{fill:>8.0e} -> float16 {torch.tensor(fill).half().item()}")
 
 # %% [markdown]
-# ## API 마다 다른 True 의 뜻
+# ## API마다 다른 True의 뜻
 #
-# 같은 점수와, 마지막 키만 `True`인 같은 마스크 `m`을 여러 API 에 넘기고, 어느 칸의 가중치가 정확히 $0$이
+# 같은 점수와, 마지막 키만 `True`인 같은 마스크 `m`을 여러 API에 넘기고, 어느 칸의 가중치가 정확히 $0$이
 # 되는지로 `True`의 뜻을 확인합니다.
 
 # %%
@@ -137,12 +137,12 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
 # %% [markdown]
 # ### 해 보기: 방향을 뒤집어 맞추기
 #
-# SDPA 의 불리언 `attn_mask`는 `True`가 참여, `masked_fill`은 `True`가 가림입니다. SDPA 에 `~m`을 넘기면
+# SDPA의 불리언 `attn_mask`는 `True`가 참여, `masked_fill`은 `True`가 가림입니다. SDPA에 `~m`을 넘기면
 # `masked_fill(m, -inf)`와 같은 가중치가 나올까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다. `~m`은 마지막 키만 `False`이므로 SDPA 는 그 칸만 가리고, 이것이 `masked_fill(m, -inf)`가 하는 일과
+# 같습니다. `~m`은 마지막 키만 `False`이므로 SDPA는 그 칸만 가리고, 이것이 `masked_fill(m, -inf)`가 하는 일과
 # 같습니다. 두 방향 사이를 옮길 때는 `~` 하나면 되지만, 빼먹어도 오류가 나지 않습니다. 그래서 이 장은 마스크
 # 이름에 방향을 담아(`keep`, `hide`) 둡니다.
 #
