@@ -33,7 +33,7 @@ def tex_to_mathml(tex: str, display: bool) -> str:
     text = convert(tex.strip(), display="block" if display else "inline")
     text = text.replace("<mo>&#x0221E;</mo>", "<mi>&#x0221E;</mi>")
     text = _UNARY.sub(r'\1<mo form="prefix" lspace="0" rspace="0">&#x02212;</mo>', text)
-    text = _FUNCTION.sub(r'<mo lspace="0.1667em" rspace="0">\1</mo>', text)
+    text = _FUNCTION.sub(r'<mo lspace="0" rspace="0">\1</mo>', text)
     text = _PRIME.sub(r'\1<mo lspace="0" rspace="0">&#x02032;</mo>', text)
     return _limits_below(text)
 

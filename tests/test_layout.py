@@ -139,3 +139,33 @@ def test_nav_and_headings_set_sqrt_dk_not_raw_tex(base, browser):
     text = page.evaluate("() => document.querySelector('.md-nav').textContent + document.querySelector('article h1').textContent")
     page.close()
     assert "d_k" not in text and "√dₖ" in text
+
+
+
+def _shadow(page, selector, width=12):
+    """How much the scroll hint changes the pixels just inside the right edge of the first element
+    matching selector: a screenshot of that strip with and without the element's background."""
+    import io
+
+    from PIL import Image
+
+    box = page.evaluate("""(s) => { const e = document.querySelector(s); e.scrollIntoView({block: 'center'});
+      const r = e.getBoundingClientRect(); return [r.right, r.top, r.height]; }""", selector)
+    clip = {"x": box[0] - width, "y": box[1], "width": width, "height": box[2]}
+    shots = [page.screenshot(clip=clip)]
+    page.add_style_tag(content=f"{selector} {{ background: none !important; }}")
+    shots.append(page.screenshot(clip=clip))
+    with_hint, without = ([v / 255 for v in Image.open(io.BytesIO(png)).convert("L").get_flattened_data()] for png in shots)
+    return max(abs(a - b) for a, b in zip(with_hint, without))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_formula_cut_off_on_a_phone_shows_a_shadow_and_one_that_fits_does_not(base, browser, scheme):
+    page = _page(browser, PHONE, base + "scaling/", scheme)
+    cut = _shadow(page, "article math[display=block]")
+    page.close()
+    page = _page(browser, LAPTOP, base + "scaling/", scheme)
+    fits = _shadow(page, "article math[display=block]")
+    page.close()
+    assert cut > 0.05, "no shadow where the formula is cut off"
+    assert fits < 0.01, "a shadow on a formula that fits"
