@@ -23,11 +23,11 @@ CHECK_PHONE = """() => {
     const tops = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom).sort((a, b) => a - b);
     if (tops.length && tops[tops.length - 1] - tops[0] > 10) problems.push(`${e.tagName} "${text}" breaks inside`);
   }
-  for (const m of document.querySelectorAll('article math[display=block], article table')) {
+  for (const m of document.querySelectorAll('article math[display=block], article .md-typeset__scrollwrap')) {
     if (m.scrollWidth <= m.clientWidth + 1) continue;
     const style = getComputedStyle(m);
     if (!/auto|scroll/.test(style.overflowX) || !style.backgroundImage.includes('gradient'))
-      problems.push(`${m.tagName} wider than its box scrolls with no hint`);
+      problems.push(`${m.tagName}.${m.className} wider than its box scrolls with no hint`);
   }
   return problems;
 }"""
@@ -169,3 +169,10 @@ def test_a_formula_cut_off_on_a_phone_shows_a_shadow_and_one_that_fits_does_not(
     page.close()
     assert cut > 0.05, "no shadow where the formula is cut off"
     assert fits < 0.01, "a shadow on a formula that fits"
+
+
+def test_a_table_cut_off_on_a_phone_shows_a_shadow(base, browser):
+    page = _page(browser, PHONE, base + "cheatsheet/")
+    cut = _shadow(page, "article .md-typeset__scrollwrap")
+    page.close()
+    assert cut > 0.05, "no shadow where the table is cut off"
