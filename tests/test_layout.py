@@ -92,20 +92,10 @@ def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(site, ba
             if (code.scrollWidth > code.clientWidth) problems.push(`code scrolls: ${lines[0]}`);
             const button = code.parentElement.querySelector('button');
             if (!button || !button.offsetParent) continue;
-            const range = document.createRange();
-            const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
-            const first = walker.nextNode();
-            if (!first) continue;
-            range.setStart(first, 0);
-            range.setEnd(first, Math.min(first.length, first.textContent.indexOf('\\n') + 1 || first.length));
-            let node = first;
-            while (!first.textContent.includes('\\n') && (node = walker.nextNode())) {
-              const end = node.textContent.indexOf('\\n');
-              range.setEnd(node, end < 0 ? node.length : end);
-              if (end >= 0) break;
-            }
-            const text = range.getBoundingClientRect(), b = button.getBoundingClientRect();
-            if (text.right > b.left && text.top < b.bottom) problems.push(`copy button covers: ${lines[0]}`);
+            // where a line of text can reach (the content box) ends before the button starts
+            const box = code.getBoundingClientRect(), b = button.getBoundingClientRect();
+            const end = box.left + code.clientWidth - parseFloat(getComputedStyle(code).paddingRight);
+            if (end > b.left) problems.push(`copy button covers the end of: ${lines[0]}`);
           }
           return problems;
         }""")]
