@@ -22,9 +22,24 @@ _FUNCTION = re.compile(r'<mo>([A-Za-z]+)</mo>(?=<mo stretchy="false">&#x00028;|<
 _PRIME = re.compile(r"<msup>(<mi>[^<]*</mi>)<mi>&#x02032;</mi></msup>")
 
 
-def _limits_below(text: str) -> str:
-    """``\\lim_{…}``: latex2mathml writes msub (limits at the side); an munder puts them below in display."""
-    return re.sub(r"<msub><mo>lim</mo>((?:(?!</?msub>).)*)</msub>", r"<munder><mo>lim</mo>\1</munder>", text)
+def _limits_below(text: str, display: bool) -> str:
+    """``\\lim_{…}``: latex2mathml writes msub (limits at the side); an munder puts them below in a
+    display formula (and, movable, at the side in running text, as TeX does)."""
+    opening = "<msub><mo>lim</mo>"
+    start = text.find(opening)
+    while start >= 0:
+        depth, at = 1, start + len(opening)
+        for tag in re.finditer(r"<(/?)msub>", text[at:]):
+            depth += -1 if tag[1] else 1
+            if not depth:
+                end = at + tag.start()
+                break
+        else:
+            return text
+        text = (f"{text[:start]}<munder><mo movablelimits=\"{'true' if not display else 'false'}\">lim</mo>"
+                f"{text[at:end]}</munder>{text[end + len('</msub>'):]}")
+        start = text.find(opening)
+    return text
 
 
 def tex_to_mathml(tex: str, display: bool) -> str:
@@ -35,7 +50,7 @@ def tex_to_mathml(tex: str, display: bool) -> str:
     text = _UNARY.sub(r'\1<mo form="prefix" lspace="0" rspace="0">&#x02212;</mo>', text)
     text = _FUNCTION.sub(r'<mo lspace="0" rspace="0">\1</mo>', text)
     text = _PRIME.sub(r'\1<mo lspace="0" rspace="0">&#x02032;</mo>', text)
-    return _limits_below(text)
+    return _limits_below(text, display)
 
 
 def mathml(page_html: str) -> str:

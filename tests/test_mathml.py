@@ -22,6 +22,12 @@ def test_prime_is_not_shrunk_as_a_superscript():
     assert "<msup>" not in text and '<mi>X</mi><mo lspace="0" rspace="0">&#x02032;</mo>' in text
 
 
-def test_lim_puts_its_limits_below():
-    text = tex_to_mathml(r"\lim_{x \to -\infty} e^x = 0", display=True)
-    assert "<munder><mo>lim</mo><mrow>" in text and "</munder>" in text and "msub><mo>lim" not in text
+def test_lim_puts_its_limits_below_in_display():
+    text = tex_to_mathml(r"\lim_{z_i \to -\infty} e^{z_i} = \lim_{x \to 0} x", display=True)
+    assert text.count('<munder><mo movablelimits="false">lim</mo><mrow>') == 2
+    assert text.count("</munder>") == 2 and "<msub><mo>lim" not in text
+    assert "<msub><mi>z</mi><mi>i</mi></msub><mo>&#x02192;</mo>" in text  # the nested subscript kept
+
+
+def test_lim_in_running_text_keeps_its_limits_at_the_side():
+    assert '<munder><mo movablelimits="true">lim</mo>' in tex_to_mathml(r"\lim_{x \to 0} x", display=False)
