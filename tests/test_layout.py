@@ -166,3 +166,23 @@ def test_a_table_cut_off_on_a_phone_shows_a_shadow(base, browser):
     cut = _shadow(page, "article .md-typeset__scrollwrap")
     page.close()
     assert cut > 0.05, "no shadow where the table is cut off"
+
+
+def test_formulas_set_unary_minus_function_names_and_limits_as_tex_does(base, browser):
+    page = _page(browser, LAPTOP, base + "softmax/")
+    gaps = page.evaluate("""() => {
+      const gap = (a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().right;
+      const math = [...document.querySelectorAll('article math')];
+      const minus = math.flatMap(m => [...m.querySelectorAll('mo')]).find(o => o.textContent === '\\u2212'
+        && o.nextElementSibling && o.nextElementSibling.textContent === '\\u221e' && o.previousElementSibling
+        && o.previousElementSibling.textContent === '\\u2192');
+      const name = math.flatMap(m => [...m.querySelectorAll('mo')]).find(o => o.textContent === 'softmax'
+        && o.nextElementSibling && o.nextElementSibling.textContent === '(');
+      const lim = math.flatMap(m => [...m.querySelectorAll('mo')]).find(o => o.textContent === 'lim'
+        && o.closest('math').getAttribute('display') === 'block');
+      const limits = lim.nextElementSibling.getBoundingClientRect(), word = lim.getBoundingClientRect();
+      return {minus: gap(minus, minus.nextElementSibling), name: gap(name, name.nextElementSibling),
+              below: limits.top - word.bottom};
+    }""")
+    page.close()
+    assert gaps["minus"] < 1.5 and gaps["name"] < 1.5 and gaps["below"] > -2, gaps
