@@ -22,6 +22,7 @@ from mkdocs.structure.files import File
 
 from . import _activate, labs
 from .links import broken_links
+from .layout import keep_tokens_whole
 from .mathml import mathml
 from .prose import check_page
 from .render import FIGURE_SRC, Example, Figures
@@ -184,7 +185,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_page_content(self, html: str, page: Any, **_: Any) -> str:
         self.page = None
         depth = "../" * page.url.count("/")
-        return mathml(html).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+        return keep_tokens_whole(mathml(html)).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
 
     def on_post_build(self, config: Any) -> None:
         site = Path(config["site_dir"])

@@ -1,0 +1,188 @@
+"""Layout in a real browser, on a phone (390 px) and a laptop (1366 px): nothing scrolls the page
+sideways, tokens never break inside, tables and figures stay readable, code fits 88 columns."""
+
+import pytest
+from test_browser import base, browser  # noqa: F401
+from website import pages
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 800}
+LAPTOP = {"width": 1366, "height": 900}
+RENDER_ALL = "*, *::before, *::after { content-visibility: visible !important; }"
+
+CHECK_PHONE = """() => {
+  const problems = [];
+  const de = document.documentElement;
+  if (de.scrollWidth > window.innerWidth) problems.push(`page ${de.scrollWidth} px wide`);
+  for (const e of document.querySelectorAll('article code:not(pre > code), article td, article th')) {
+    const text = e.textContent.trim();
+    if (!text || /\\s/.test(text) || e.querySelector('math')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const tops = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom).sort((a, b) => a - b);
+    if (tops.length && tops[tops.length - 1] - tops[0] > 10) problems.push(`${e.tagName} "${text}" breaks inside`);
+  }
+  for (const m of document.querySelectorAll('article math[display=block], article .md-typeset__scrollwrap')) {
+    if (m.scrollWidth <= m.clientWidth + 1) continue;
+    const style = getComputedStyle(m);
+    if (!/auto|scroll/.test(style.overflowX) || !style.backgroundImage.includes('gradient'))
+      problems.push(`${m.tagName}.${m.className} wider than its box scrolls with no hint`);
+  }
+  return problems;
+}"""
+
+FIGURE_FONTS = """async () => {
+  const found = [];
+  for (const img of document.querySelectorAll('article img.snippet-figure')) {
+    const svg = new DOMParser().parseFromString(await (await fetch(img.src)).text(), 'image/svg+xml');
+    const width = svg.documentElement.viewBox.baseVal.width;
+    // matplotlib draws text as glyph paths scaled by font size / 100
+    const sizes = [...svg.querySelectorAll('g[transform*=scale]')]
+      .map(g => +(/scale\\(([0-9.]+) -/.exec(g.getAttribute('transform')) || [0, 0])[1] * 100).filter(s => s > 0 && s < 50);
+    if (!sizes.length) continue;
+    img.scrollIntoView();
+    found.push([img.getAttribute('src'), Math.min(...sizes) * img.getBoundingClientRect().width / width]);
+  }
+  return found;
+}"""
+
+
+def _page(browser, viewport, url, scheme="light"):
+    page = browser.new_page(viewport=viewport, color_scheme=scheme)
+    page.goto(url, wait_until="load")
+    page.add_style_tag(content=RENDER_ALL)
+    return page
+
+
+def test_phone_pages_never_scroll_sideways_and_tokens_stay_whole(site, base, browser):
+    problems = []
+    page = browser.new_page(viewport=PHONE)
+    for path in pages(site):
+        page.goto(base + path, wait_until="load")
+        page.add_style_tag(content=RENDER_ALL)
+        problems += [f"/{path}: {p}" for p in page.evaluate(CHECK_PHONE)]
+    page.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", ["causal/", "padding/", "softmax/", "scaling/", "adding/"])
+def test_phone_figure_text_is_at_least_9px(base, browser, path):
+    page = _page(browser, PHONE, base + path)
+    sizes = page.evaluate(FIGURE_FONTS)
+    page.close()
+    assert sizes
+    small = [(src, round(px, 1)) for src, px in sizes if px < 9]
+    assert not small, small
+
+
+def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(site, base, browser):
+    problems = []
+    page = browser.new_page(viewport=LAPTOP)
+    for path in pages(site):
+        if path.startswith("labs/") or not path:
+            continue
+        page.goto(base + path, wait_until="load")
+        page.add_style_tag(content=RENDER_ALL)
+        problems += [f"/{path}: {p}" for p in page.evaluate("""() => {
+          const problems = [];
+          for (const code of document.querySelectorAll('article pre > code')) {
+            const lines = code.textContent.split('\\n');
+            if (Math.max(...lines.map(l => l.length)) > 88) continue;  // outputs may be longer
+            if (code.scrollWidth > code.clientWidth) problems.push(`code scrolls: ${lines[0]}`);
+            const button = code.parentElement.querySelector('button');
+            if (!button || !button.offsetParent) continue;
+            // where a line of text can reach (the content box) ends before the button starts
+            const box = code.getBoundingClientRect(), b = button.getBoundingClientRect();
+            const end = box.left + code.clientWidth - parseFloat(getComputedStyle(code).paddingRight);
+            if (end > b.left) problems.push(`copy button covers the end of: ${lines[0]}`);
+          }
+          return problems;
+        }""")]
+    page.close()
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_laptop_tables_are_comfortable(base, browser):
+    page = _page(browser, LAPTOP, base + "exp/")
+    sizes = page.evaluate("""() => [parseFloat(getComputedStyle(document.querySelector('article td')).fontSize),
+      Math.min(...[...document.querySelectorAll('article td code')].map(c => parseFloat(getComputedStyle(c).fontSize)))]""")
+    page.close()
+    assert sizes[0] >= 14 and sizes[1] >= 13, sizes
+
+
+def test_subscript_digits_come_from_a_font_that_draws_them(base, browser):
+    page = _page(browser, LAPTOP, base + "softmax/")
+    page.evaluate("""() => { const th = [...document.querySelectorAll('article th')].find(t => t.textContent.includes('z₁'));
+      const probe = document.createElement('span'); probe.id = 'probe'; probe.textContent = '₁₂'; th.append(probe); }""")
+    cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "#probe"})["nodeId"]
+    cdp.send("CSS.enable")
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    page.close()
+    assert fonts and all("Nanum" not in f["familyName"] for f in fonts), fonts
+
+
+def test_nav_and_headings_set_sqrt_dk_not_raw_tex(base, browser):
+    page = _page(browser, LAPTOP, base + "scaling/")
+    text = page.evaluate("() => document.querySelector('.md-nav').textContent + document.querySelector('article h1').textContent")
+    page.close()
+    assert "d_k" not in text and "√dₖ" in text
+
+
+
+def _shadow(page, selector, width=12):
+    """How much the scroll hint changes the pixels just inside the right edge of the first element
+    matching selector: a screenshot of that strip with and without the element's background."""
+    import io
+
+    from PIL import Image
+
+    box = page.evaluate("""(s) => { const e = document.querySelector(s); e.scrollIntoView({block: 'center'});
+      const r = e.getBoundingClientRect(); return [r.right, r.top, r.height]; }""", selector)
+    clip = {"x": box[0] - width, "y": box[1], "width": width, "height": box[2]}
+    shots = [page.screenshot(clip=clip)]
+    page.add_style_tag(content=f"{selector} {{ background: none !important; }}")
+    shots.append(page.screenshot(clip=clip))
+    with_hint, without = ([v / 255 for v in Image.open(io.BytesIO(png)).convert("L").get_flattened_data()] for png in shots)
+    return max(abs(a - b) for a, b in zip(with_hint, without))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_formula_cut_off_on_a_phone_shows_a_shadow_and_one_that_fits_does_not(base, browser, scheme):
+    page = _page(browser, PHONE, base + "scaling/", scheme)
+    cut = _shadow(page, "article math[display=block]")
+    page.close()
+    page = _page(browser, LAPTOP, base + "scaling/", scheme)
+    fits = _shadow(page, "article math[display=block]")
+    page.close()
+    assert cut > 0.05, "no shadow where the formula is cut off"
+    assert fits < 0.01, "a shadow on a formula that fits"
+
+
+def test_a_table_cut_off_on_a_phone_shows_a_shadow(base, browser):
+    page = _page(browser, PHONE, base + "cheatsheet/")
+    cut = _shadow(page, "article .md-typeset__scrollwrap")
+    page.close()
+    assert cut > 0.05, "no shadow where the table is cut off"
+
+
+def test_formulas_set_unary_minus_function_names_and_limits_as_tex_does(base, browser):
+    page = _page(browser, LAPTOP, base + "softmax/")
+    gaps = page.evaluate("""() => {
+      const gap = (a, b) => b.getBoundingClientRect().left - a.getBoundingClientRect().right;
+      const math = [...document.querySelectorAll('article math')];
+      const minus = math.flatMap(m => [...m.querySelectorAll('mo')]).find(o => o.textContent === '\\u2212'
+        && o.nextElementSibling && o.nextElementSibling.textContent === '\\u221e' && o.previousElementSibling
+        && o.previousElementSibling.textContent === '\\u2192');
+      const name = math.flatMap(m => [...m.querySelectorAll('mo')]).find(o => o.textContent === 'softmax'
+        && o.nextElementSibling && o.nextElementSibling.textContent === '(');
+      const lim = math.flatMap(m => [...m.querySelectorAll('mo')]).find(o => o.textContent === 'lim'
+        && o.closest('math').getAttribute('display') === 'block');
+      const limits = lim.nextElementSibling.getBoundingClientRect(), word = lim.getBoundingClientRect();
+      return {minus: gap(minus, minus.nextElementSibling), name: gap(name, name.nextElementSibling),
+              below: limits.top - word.bottom};
+    }""")
+    page.close()
+    assert gaps["minus"] < 1.5 and gaps["name"] < 1.5 and gaps["below"] > -2, gaps
