@@ -172,7 +172,10 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
         page.meta["notebook"] = f"{name}.ipynb"  # the download, beside the page
-        page.meta["search"] = {"boost": 0.5}  # a search finds the chapter before its lab
+        # A search finds the chapters before the labs. Material weighs a heading 1000 times the text
+        # (its title field's boost): at 1/1000 a lab's heading weighs what a chapter's text does, so
+        # a lab's "세 단계: tril, masked_fill, softmax" no longer outranks the softmax chapter.
+        page.meta["search"] = {"boost": 0.001}
         return text
 
     def _lab_figure(self, png: bytes, code: str) -> str:
