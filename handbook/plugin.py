@@ -29,6 +29,12 @@ from .snippets import Runner, SnippetError
 
 log = logging.getLogger("mkdocs.plugins.handbook")
 FIGURES = "assets/figures/"
+# Material's header icons are bare <label>s for its drawer and search toggles: no role, no name.
+# Each becomes a named button that the keyboard reaches (main.html's script clicks it on Enter/Space).
+HEADER_BUTTONS = {
+    '<label class="md-header__button md-icon" for="__drawer">': "메뉴 열기",
+    '<label class="md-header__button md-icon" for="__search">': "검색 열기",
+}
 
 
 class HandbookConfig(Config):
@@ -188,6 +194,13 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.page = None
         depth = "../" * page.url.count("/")
         return mathml(html).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        for label, name in HEADER_BUTTONS.items():
+            if label not in output:
+                raise PluginError(f"{page.file.src_uri}: Material's header has no {label} to name {name!r}")
+            output = output.replace(label, f'{label[:-1]} role="button" tabindex="0" aria-label="{name}">')
+        return output
 
     def on_post_build(self, config: Any) -> None:
         site = Path(config["site_dir"])
