@@ -17,12 +17,12 @@ import nbformat
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File
 
 from . import _activate, labs
 from .links import broken_links
-from .mathml import mathml
+from .mathml import math_as_text, mathml
 from .prose import check_page
 from .render import FIGURE_SRC, Example, Figures
 from .snippets import Runner, SnippetError
@@ -194,6 +194,21 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.page = None
         depth = "../" * page.url.count("/")
         return mathml(html).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+
+    # The search plugin indexes page.content in its on_page_context; it reads each formula as its
+    # text alternative ("1, 1/2, 1/3" where MathML's text runs together as "1,12,13"), and the
+    # page is then rendered with the MathML again.
+    @event_priority(100)
+    def _search_reads_text(self, context: Any, *, page: Any, **_: Any) -> Any:
+        self._mathml, page.content = page.content, math_as_text(page.content or "")
+        return context
+
+    @event_priority(-100)
+    def _reader_sees_mathml(self, context: Any, *, page: Any, **_: Any) -> Any:
+        page.content = self._mathml
+        return context
+
+    on_page_context = CombinedEvent(_search_reads_text, _reader_sees_mathml)
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
         for label, name in HEADER_BUTTONS.items():

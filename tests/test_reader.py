@@ -1,6 +1,8 @@
 """What a reader meets on a phone and in the search: named header buttons, readable search
 previews, and figures a reader can move (a slider over frames rendered at build time)."""
 
+from urllib.parse import quote, urlsplit
+
 import pytest
 from test_browser import base, browser  # noqa: F401
 from test_browser import type_korean
@@ -31,3 +33,39 @@ def test_header_icons_are_named_buttons_a_keyboard_works(phone, name, toggle, ke
     page.keyboard.press(key)  # as a keyboard user opens it
     assert page.locator(f"#{toggle}").is_checked()
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def searching(base, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base, wait_until="networkidle")
+    yield page
+    page.close()
+
+
+def search(page, term: str) -> str:
+    """The results' text for ``term``, entered as an input method enters it."""
+    box = page.locator("input.md-search__input")
+    box.fill("")
+    box.focus()
+    type_korean(page, term)
+    results = page.locator(".md-search-result__list")
+    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for(timeout=10_000)
+    return results.inner_text()
+
+
+@pytest.mark.parametrize(("term", "shown"), [("나뉘는지", "1, 1/2, 1/3, 1/4"), ("로그합지수", "LSE(z) = log ∑_j e^(z_j)")])
+def test_search_previews_read_formulas_as_text(searching, term, shown):
+    text = search(searching, term)
+    assert shown in text  # not "1,12,13,14": MathML's numbers run together
+    assert "¶" not in text  # no permalink sign from the headings
+
+
+def test_labs_come_after_every_chapter_in_search(searching):
+    """A lab's heading ("세 단계: tril, masked_fill, softmax") no longer outranks chapters."""
+    search(searching, "softmax")
+    pages = [urlsplit(a.get_attribute("href")).path
+             for a in searching.locator(".md-search-result__item > a").all()]
+    labs = [i for i, p in enumerate(pages) if "/labs/" in p]
+    assert pages[0].endswith("/softmax/"), pages
+    assert not labs or min(labs) > max(i for i, p in enumerate(pages) if "/labs/" not in p), pages
