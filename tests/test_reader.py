@@ -69,3 +69,51 @@ def test_labs_come_after_every_chapter_in_search(searching):
     labs = [i for i, p in enumerate(pages) if "/labs/" in p]
     assert pages[0].endswith("/softmax/"), pages
     assert not labs or min(labs) > max(i for i, p in enumerate(pages) if "/labs/" not in p), pages
+
+
+# Figures a reader can move: chapter, the slider's name, its first and last frames.
+FRAMES = [("softmax/", "온도 τ", "τ = 0.1", "τ = 20"), ("scaling/", "d_k", "d_k = 4", "d_k = 1024")]
+
+
+def shown_alt(block) -> str:
+    images = block.locator("img:visible")
+    assert images.count() == 1
+    return images.get_attribute("alt")
+
+
+@pytest.mark.parametrize(("chapter", "name", "first", "last"), FRAMES)
+def test_a_slider_moves_the_figure_by_keyboard(base, browser, chapter, name, first, last):  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + chapter, wait_until="networkidle")
+    block = page.locator(".frames")
+    images = block.locator("img")
+    loaded = "els => els.filter(e => e.complete && e.naturalWidth > 0).length"
+    assert images.evaluate_all(loaded) == 0  # lazy: nothing fetched before the reader comes near
+    slider = page.get_by_role("slider", name=name, exact=True)
+    slider.scroll_into_view_if_needed()
+    assert slider.get_attribute("aria-valuetext") == first
+    assert first.split(" = ")[1] in shown_alt(block)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    second = slider.get_attribute("aria-valuetext")
+    assert second not in (first, last) and second.split(" = ")[1] in shown_alt(block)
+    page.keyboard.press("End")
+    assert slider.get_attribute("aria-valuetext") == last
+    assert last.split(" = ")[1] in shown_alt(block)
+    assert block.get_by_role("tab").count() == 0 or not block.locator(".tabbed-labels").is_visible()
+    assert not errors, errors
+    page.close()
+
+
+@pytest.mark.parametrize(("chapter", "name", "first", "last"), FRAMES)
+def test_without_script_every_frame_is_a_tab(base, browser, chapter, name, first, last):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + chapter)
+    block = page.locator(".frames")
+    assert block.locator(".tabbed-labels > label").first.text_content().strip() == first
+    block.locator(".tabbed-labels > label", has_text=last).click()
+    assert last.split(" = ")[1] in shown_alt(block)
+    context.close()
