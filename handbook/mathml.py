@@ -1,17 +1,79 @@
 """TeX to MathML at build time, so formulas render with no script and no network at read time.
 
 pymdownx.arithmatex (generic mode) marks the TeX of chapters and labs alike; this is the one place
-that turns it into MathML.
+that turns it into MathML. Each formula also gets a one-line text alternative (its ``alttext``),
+which the search index shows in place of the formula: ``1, 1/2, 1/3`` rather than ``1,12,13``.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ET
 
 from latex2mathml.converter import convert
 
 _SPAN = re.compile(r'<(?P<tag>span|div) class="arithmatex">\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]</(?P=tag)>', re.S)
+_MATH = re.compile(r'<math\b[^>]*\balttext="(?P<alt>[^"]*)"[^>]*>.*?</math>', re.S)
+# Operators read with a space on each side; a comma or semicolon with one after.
+_SPACED = set("=+−-<>≤≥≈≠×·→←↦∈∉⊂∝±∓")
+_ACCENTS = {"^": "\u0302", "~": "\u0303", "¯": "\u0304", "‾": "\u0305", "˙": "\u0307", "→": "\u20d7"}
+
+
+def _linear(el: ET.Element, unary: bool = False) -> str:
+    """A MathML element as one line of plain text: fractions as a/b, scripts as x_i and x^n."""
+    tag = el.tag.rpartition("}")[2]
+    kids = list(el)
+    if tag in ("mi", "mn", "mtext", "ms"):
+        text = el.text or ""
+        return text + " " if tag == "mi" and len(text) > 1 and text.isalpha() else text  # log x
+    if tag == "mo":
+        op = (el.text or "").strip()
+        if op in _SPACED:
+            return op if unary else f" {op} "
+        if op in (",", ";"):
+            return f"{op} "
+        return f"{op} " if op.isalpha() else op
+    if tag == "mspace":
+        return " "
+    if tag == "mfrac" and len(kids) == 2:
+        return f"{_group(kids[0])}/{_group(kids[1])}"
+    if tag in ("msqrt", "mroot") and kids:
+        return "√" + _group(kids[0])
+    if tag == "mover" and len(kids) == 2 and el.get("accent") == "true":
+        accent = _linear(kids[1]).strip()
+        return _linear(kids[0]).strip() + _ACCENTS.get(accent, accent)
+    if tag in ("msub", "munder", "msup", "mover", "msubsup", "munderover") and len(kids) in (2, 3):
+        marks = ["^"] if tag in ("msup", "mover") else ["_", "^"]
+        text = _linear(kids[0]).strip() + "".join(m + _group(k) for m, k in zip(marks, kids[1:]))
+        big = _tag(kids[0]) == "mo" and _linear(kids[0]).strip() not in ")]}|"
+        return text + " " if big else text  # ∑_j, lim_(…): what follows is its operand
+    if tag == "mtable":
+        return "; ".join(", ".join(_linear(cell) for cell in row) for row in kids)
+    text, prev = "", None
+    for k in kids:  # a minus first, or after an operator, is a sign: no spaces
+        text += _linear(k, unary=prev is None or (prev == "mo" and not text.rstrip().endswith(")")))
+        prev = _tag(k)
+    return text
+
+
+def _tag(el: ET.Element) -> str:
+    return el.tag.rpartition("}")[2]
+
+
+def _group(el: ET.Element) -> str:
+    text = _linear(el).strip()
+    return text if re.fullmatch(r"[^\W_]+|[\w.′⊤∞]", text) else f"({text})"
+
+
+def alt_text(math: str, tex: str) -> str:
+    """The formula as a line of text, or its TeX if the MathML cannot be read."""
+    try:
+        text = _linear(ET.fromstring(math))
+    except ET.ParseError:
+        text = tex
+    text = re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"(\w) \(", r"\1(", text)
 
 
 # A minus that starts a group or follows an operator or opening bracket is unary: no operator space.
@@ -43,16 +105,23 @@ def _limits_below(text: str, display: bool) -> str:
 
 
 def tex_to_mathml(tex: str, display: bool) -> str:
-    """One formula as a ``<math>`` element; ∞ is a symbol, not an operator; a unary minus, a function
-    name before its bracket, primes and limits are set as TeX sets them."""
+    """One formula as a ``<math>`` element with an ``alttext`` (what search previews show); ∞ is a
+    symbol, not an operator; a unary minus, a function name before its bracket, primes and limits
+    are set as TeX sets them."""
     text = convert(tex.strip(), display="block" if display else "inline")
     text = text.replace("<mo>&#x0221E;</mo>", "<mi>&#x0221E;</mi>")
+    alt = html.escape(alt_text(text, tex.strip()))
     text = _UNARY.sub(r'\1<mo form="prefix" lspace="0" rspace="0">&#x02212;</mo>', text)
     text = _FUNCTION.sub(r'<mo lspace="0" rspace="0">\1</mo>', text)
     text = _PRIME.sub(r'\1<mo lspace="0" rspace="0">&#x02032;</mo>', text)
-    return _limits_below(text, display)
+    return _limits_below(text, display).replace("<math ", f'<math alttext="{alt}" ', 1)
 
 
 def mathml(page_html: str) -> str:
     """Replace arithmatex's TeX spans in a page's HTML with MathML."""
     return _SPAN.sub(lambda m: tex_to_mathml(html.unescape(m["tex"]), m["open"] == "["), page_html)
+
+
+def math_as_text(page_html: str) -> str:
+    """A page's HTML with each formula as its text alternative: what the search index reads."""
+    return _MATH.sub(lambda m: f" {m['alt']} ", page_html)

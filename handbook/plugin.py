@@ -17,19 +17,25 @@ import nbformat
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File
 
 from . import _activate, labs
 from .links import broken_links
 from .layout import keep_tokens_whole
-from .mathml import mathml
+from .mathml import math_as_text, mathml
 from .prose import check_page
 from .render import FIGURE_SRC, Example, Figures
 from .snippets import Runner, SnippetError
 
 log = logging.getLogger("mkdocs.plugins.handbook")
 FIGURES = "assets/figures/"
+# Material's header icons are bare <label>s for its drawer and search toggles: no role, no name.
+# Each becomes a named button that the keyboard reaches (main.html's script clicks it on Enter/Space).
+HEADER_BUTTONS = {
+    '<label class="md-header__button md-icon" for="__drawer">': "메뉴 열기",
+    '<label class="md-header__button md-icon" for="__search">': "검색 열기",
+}
 
 
 class HandbookConfig(Config):
@@ -173,7 +179,10 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
         page.meta["notebook"] = f"{name}.ipynb"  # the download, beside the page
-        page.meta["search"] = {"boost": 0.5}  # a search finds the chapter before its lab
+        # A search finds the chapters before the labs. Material weighs a heading 1000 times the text
+        # (its title field's boost): at 1/1000 a lab's heading weighs what a chapter's text does, so
+        # a lab's "세 단계: tril, masked_fill, softmax" no longer outranks the softmax chapter.
+        page.meta["search"] = {"boost": 0.001}
         return text
 
     def _lab_figure(self, png: bytes, code: str) -> str:
@@ -186,6 +195,28 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.page = None
         depth = "../" * page.url.count("/")
         return keep_tokens_whole(mathml(html)).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+
+    # The search plugin indexes page.content in its on_page_context; it reads each formula as its
+    # text alternative ("1, 1/2, 1/3" where MathML's text runs together as "1,12,13"), and the
+    # page is then rendered with the MathML again.
+    @event_priority(100)
+    def _search_reads_text(self, context: Any, *, page: Any, **_: Any) -> Any:
+        self._mathml, page.content = page.content, math_as_text(page.content or "")
+        return context
+
+    @event_priority(-100)
+    def _reader_sees_mathml(self, context: Any, *, page: Any, **_: Any) -> Any:
+        page.content = self._mathml
+        return context
+
+    on_page_context = CombinedEvent(_search_reads_text, _reader_sees_mathml)
+
+    def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        for label, name in HEADER_BUTTONS.items():
+            if label not in output:
+                raise PluginError(f"{page.file.src_uri}: Material's header has no {label} to name {name!r}")
+            output = output.replace(label, f'{label[:-1]} role="button" tabindex="0" aria-label="{name}">')
+        return output
 
     def on_post_build(self, config: Any) -> None:
         site = Path(config["site_dir"])

@@ -166,6 +166,22 @@ class Example:
         if numbers := numbers_in(alt):
             raise SnippetError(f"{self.run.name}: number {numbers[0]!r} in alt text is not checked: "
                                "describe the figure in words")
+        return self._figure(index, alt, caption)
+
+    def frames(self, name: str, label: str, alt: str) -> str:
+        """Every figure the snippet showed, one per item of a snippet value, as tabs that the site's
+        script turns into a slider called ``name``: ``label`` and ``alt`` are templates of that
+        value (``"τ = {taus:g}"``), so each frame's number is read from the snippet."""
+        labels, alts = self.template(label), self.template(alt)
+        for text in (name, *(FIELD.sub(" ", t) for t in (label, alt))):
+            if numbers := numbers_in(text):
+                raise SnippetError(f"{self.run.name}: number {numbers[0]!r} in {text!r} is typed by hand")
+        if len(labels) != len(self.run.figures):
+            raise SnippetError(f"{self.run.name} showed {len(self.run.figures)} figure(s) for {len(labels)} frames")
+        tabs = [f'=== "{t}"\n\n    ' + self._figure(i, a) for i, (t, a) in enumerate(zip(labels, alts))]
+        return f'<div class="frames" data-name="{html.escape(name)}" markdown>\n\n' + "\n\n".join(tabs) + "\n\n</div>"
+
+    def _figure(self, index: int, alt: str, caption: str = "") -> str:
         if index >= len(self.run.figures):
             raise SnippetError(f"{self.run.name} showed {len(self.run.figures)} figure(s), not {index + 1}")
         svg = self.run.figures[index]

@@ -1,0 +1,119 @@
+"""What a reader meets on a phone and in the search: named header buttons, readable search
+previews, and figures a reader can move (a slider over frames rendered at build time)."""
+
+from urllib.parse import quote, urlsplit
+
+import pytest
+from test_browser import base, browser  # noqa: F401
+from test_browser import type_korean
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(base, browser):  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    problems = []
+    page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
+    page.goto(base + "causal/", wait_until="networkidle")
+    yield page, problems
+    page.close()
+
+
+@pytest.mark.parametrize("key", ["Enter", " "])
+@pytest.mark.parametrize(("name", "toggle"), [("메뉴 열기", "__drawer"), ("검색 열기", "__search")])
+def test_header_icons_are_named_buttons_a_keyboard_works(phone, name, toggle, key):
+    page, problems = phone
+    button = page.get_by_role("button", name=name, exact=True)
+    assert button.count() == 1 and button.is_visible()
+    assert button.get_attribute("for") == toggle
+    button.focus()
+    page.keyboard.press(key)  # as a keyboard user opens it
+    assert page.locator(f"#{toggle}").is_checked()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def searching(base, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base, wait_until="networkidle")
+    yield page
+    page.close()
+
+
+def search(page, term: str) -> str:
+    """The results' text for ``term``, entered as an input method enters it."""
+    box = page.locator("input.md-search__input")
+    box.fill("")
+    box.focus()
+    type_korean(page, term)
+    results = page.locator(".md-search-result__list")
+    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for(timeout=10_000)
+    return results.inner_text()
+
+
+@pytest.mark.parametrize(("term", "shown"), [("나뉘는지", "1, 1/2, 1/3, 1/4"), ("로그합지수", "LSE(z) = log ∑_j e^(z_j)")])
+def test_search_previews_read_formulas_as_text(searching, term, shown):
+    text = search(searching, term)
+    assert shown in text  # not "1,12,13,14": MathML's numbers run together
+    assert "¶" not in text  # no permalink sign from the headings
+
+
+def test_labs_come_after_every_chapter_in_search(searching):
+    """A lab's heading ("세 단계: tril, masked_fill, softmax") no longer outranks chapters."""
+    search(searching, "softmax")
+    pages = [urlsplit(a.get_attribute("href")).path
+             for a in searching.locator(".md-search-result__item > a").all()]
+    labs = [i for i, p in enumerate(pages) if "/labs/" in p]
+    assert pages[0].endswith("/softmax/"), pages
+    assert not labs or min(labs) > max(i for i, p in enumerate(pages) if "/labs/" not in p), pages
+
+
+# Figures a reader can move: chapter, the slider's name, its first and last frames.
+FRAMES = [("softmax/", "온도 τ", "τ = 0.1", "τ = 20"), ("scaling/", "d_k", "d_k = 4", "d_k = 1024")]
+
+
+def shown_alt(block) -> str:
+    images = block.locator("img:visible")
+    assert images.count() == 1
+    return images.get_attribute("alt")
+
+
+@pytest.mark.parametrize(("chapter", "name", "first", "last"), FRAMES)
+def test_a_slider_moves_the_figure_by_keyboard(base, browser, chapter, name, first, last):  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + chapter, wait_until="networkidle")
+    block = page.locator(".frames")
+    images = block.locator("img")
+    loaded = "els => els.filter(e => e.complete && e.naturalWidth > 0).length"
+    assert images.evaluate_all(loaded) == 0  # lazy: nothing fetched before the reader comes near
+    slider = page.get_by_role("slider", name=name, exact=True)
+    slider.scroll_into_view_if_needed()
+    assert slider.get_attribute("aria-valuetext") == first
+    assert first.split(" = ")[1] in shown_alt(block)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    second = slider.get_attribute("aria-valuetext")
+    assert second not in (first, last) and second.split(" = ")[1] in shown_alt(block)
+    page.keyboard.press("End")
+    assert slider.get_attribute("aria-valuetext") == last
+    assert last.split(" = ")[1] in shown_alt(block)
+    assert block.get_by_role("tab").count() == 0 or not block.locator(".tabbed-labels").is_visible()
+    assert not errors, errors
+    page.close()
+
+
+@pytest.mark.parametrize(("chapter", "name", "first", "last"), FRAMES)
+def test_without_script_every_frame_is_a_tab(base, browser, chapter, name, first, last):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + chapter)
+    block = page.locator(".frames")
+    assert block.locator(".tabbed-labels > label").first.text_content().strip() == first
+    block.locator(".tabbed-labels > label", has_text=last).click()
+    assert last.split(" = ")[1] in shown_alt(block)
+    context.close()
