@@ -54,7 +54,7 @@ def search(page, term: str) -> str:
     return results.inner_text()
 
 
-@pytest.mark.parametrize(("term", "shown"), [("나뉘는지", "1, 1/2, 1/3, 1/4"), ("로그합지수", "LSE(z) = log ∑_j e^(z_j)")])
+@pytest.mark.parametrize(("term", "shown"), [("나뉘는지", "1, 1/2, 1/3, 1/4")])
 def test_search_previews_read_formulas_as_text(searching, term, shown):
     text = search(searching, term)
     assert shown in text  # not "1,12,13,14": MathML's numbers run together
