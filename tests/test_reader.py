@@ -72,7 +72,7 @@ def test_labs_come_after_every_chapter_in_search(searching):
 
 
 # Figures a reader can move: chapter, the slider's name, its first and last frames.
-FRAMES = [("softmax/", "온도 τ", "τ = 0.1", "τ = 20"), ("scaling/", "d_k", "d_k = 4", "d_k = 1024")]
+FRAMES = [("softmax/", "온도 τ", "τ = 0.1", "τ = 20"), ("scaling/", "dₖ", "dₖ = 4", "dₖ = 1024")]
 
 
 def shown_alt(block) -> str:
