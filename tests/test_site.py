@@ -108,3 +108,26 @@ def test_labs_offer_their_notebook(site):
     for lab in (ROOT / "docs/labs").glob("*.py"):  # tests/test_labs.py checks the notebook itself
         page = (site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
         assert f'href="{lab.stem}.ipynb" title="노트북 내려받기' in page  # beside the page: any base path
+
+
+def test_a_lab_download_works_wherever_the_site_is_served(site):
+    # The button's link is relative to the page, so it works under any path, not only site_url's.
+    from urllib.request import urlopen
+
+    from website import serve
+
+    for prefix in ("/", "/some/other/place/"):
+        with serve(site, prefix) as base:
+            for lab in (ROOT / "docs/labs").glob("*.py"):
+                href = page(site, f"labs/{lab.stem}").select_one("a[download]")["href"]
+                with urlopen(f"{base}labs/{lab.stem}/{href}") as response:
+                    assert response.status == 200 and json.loads(response.read())["cells"], (prefix, lab.stem)
+
+
+def test_no_repository_link_where_no_repository_is_known(site):
+    # The tests build without REPO_URL, as a local build does: no placeholder address in the header.
+    if os.environ.get("REPO_URL"):
+        pytest.skip("REPO_URL is set")
+    for path in ("", "causal/"):
+        html = (site / path / "index.html").read_text(encoding="utf-8")
+        assert "md-source" not in html and "github.com" not in html and "example.github.io" not in html

@@ -128,14 +128,16 @@ class _Body:
 
 
 @contextlib.contextmanager
-def serve(site: Path):
-    """Serve ``site`` on 127.0.0.1 and yield the base URL of its home page."""
-    handler = type("Handler", (_Handler,), {"prefix": base_path()})
+def serve(site: Path, prefix: str | None = None):
+    """Serve ``site`` on 127.0.0.1 under ``prefix`` (the site URL's path unless given) and yield
+    the base URL of its home page."""
+    prefix = prefix or base_path()
+    handler = type("Handler", (_Handler,), {"prefix": prefix})
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}{base_path()}"
+        yield f"http://127.0.0.1:{server.server_port}{prefix}"
     finally:
         server.shutdown()
         server.server_close()
