@@ -5,6 +5,7 @@ snippet or lab is not run again on a rebuild."""
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 import subprocess
@@ -187,9 +188,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")
-        alt = next((a for (snippet, _), a in self.figures.alts.items() if (self.runner.source(snippet) or "").rstrip() == code.rstrip()),
-                   "실습 셀이 그린 그림")
-        return f'<img class="snippet-figure" src="{FIGURE_SRC}{file}" alt="{alt}" loading="lazy" decoding="async">'
+        snippet = self.runner.ran(code)  # the chapter's alt text for the same code, read from memory
+        alt = next((a for (name, _), a in self.figures.alts.items() if name == snippet), "실습 셀이 그린 그림")
+        return f'<img class="snippet-figure" src="{FIGURE_SRC}{file}" alt="{html.escape(alt)}" loading="lazy" decoding="async">'
 
     def on_page_content(self, html: str, page: Any, **_: Any) -> str:
         self.page = None

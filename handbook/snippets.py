@@ -82,6 +82,10 @@ class Runner:
             raise result
         return result
 
+    def ran(self, source: str) -> str | None:
+        """The name of the snippet whose last run had this text (a lab cell that shows it)."""
+        return next((n for n, s in self._sources.items() if s.rstrip() == source.rstrip()), None)
+
     def all(self) -> list[str]:
         """Every snippet's name (``chapter/x.py``), sorted."""
         return sorted(p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*.py"))
