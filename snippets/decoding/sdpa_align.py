@@ -28,8 +28,9 @@ warned = str(caught[0].message)
 out = sdpa(q, k[:, :3], eye[:, :3, :3], attn_mask=bias)[0]  # (5, 3) weights
 out_bool = sdpa(q, k[:, :3], eye[:, :3, :3], attn_mask=bias._materialize())[0]
 empty_rows = out[:2].tolist()  # what SDPA returns where no key is seen
+version = torch.__version__.split("+")[0]  # measured with this torch, on CPU
 same_as_bool = torch.equal(out, out_bool)
 print("is_causal=True is top-left:", is_causal_top_left)
 print("warning:", warned)
 print("rows 0, 1 (no key):", empty_rows, "nan anywhere:", bool(out.isnan().any()))
-print("CausalBias and its bool mask agree:", same_as_bool)
+print("CausalBias and its bool mask agree:", same_as_bool, "torch", version)
