@@ -74,7 +74,7 @@ except ValueError as error:
 g = torch.Generator().manual_seed(0)
 x, *w = (torch.randn(n, 6, generator=g) / 6**0.5 for n in (8, 6, 6, 6))
 full = F.scaled_dot_product_attention(*(x @ m for m in w), is_causal=True)
-cache = KVCache(8, 6)
+cache = new_cache(8, 6)
 pairs = [(0, 4), (4, 6), (6, 8)]  # prefill 4, then two tokens a step
 by_two = torch.cat([decode_step(x[a:b], cache, *w) for a, b in pairs])
 print(f"two at a time: max |diff| = {(by_two - full).abs().max().item():.1e}")
@@ -86,7 +86,7 @@ for i in range(4, 8):  # one new query, cache of i + 1 keys, top-left aligned
     print(f"is_causal=True, token {i}: |diff| = {(out - full[i]).abs().max().item():.3f},",
           f"equals the first value vector: {torch.allclose(out[0], values[0])}")
 try:
-    small = KVCache(6, 6)
+    small = new_cache(6, 6)
     for a, b in steps:
         decode_step(x[a:b], small, *w)
 except ValueError as error:
