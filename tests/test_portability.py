@@ -18,7 +18,7 @@ CAPABILITIES = ["default", "avx2"]
 # measured (AVX-512, and under avx2 and default): rounding in the last printed digits. Every claim
 # about them is checked under each capability below.
 VARIES = {
-    "adding/fused.py", "causal/unequal.py", "padding/encoder.py", "pitfalls/sum_check.py", "scaling/sweep.py", "softmax/range.py",
+    "adding/fused.py", "causal/unequal.py", "decoding/kv_cache.py", "padding/encoder.py", "pitfalls/sum_check.py", "scaling/sweep.py", "softmax/range.py",
     "softmax/temperature.py", "together/empty_rows.py", "together/multihead.py",
 }
 

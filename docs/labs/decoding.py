@@ -1,0 +1,154 @@
+# %% [markdown]
+# # 실습: 인과 정렬과 디코딩
+#
+# [인과 정렬과 디코딩](../decoding.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
+# 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
+
+# %% [markdown]
+# ## 두 가지 정렬
+#
+# `causal_mask(l_q, l_k, align)`은 왼쪽 위 또는 오른쪽 아래에 맞춘 인과 keep 마스크를 만들고, PyTorch의
+# `causal_upper_left`, `causal_lower_right`와 견줍니다.
+
+# %%
+# snippet: decoding/align.py
+
+# %% [markdown]
+# ### 해 보기: 쿼리가 키보다 많을 때 빈 줄의 수
+#
+# 오른쪽 아래 정렬에서 $L_Q > L_K$이면 위쪽 줄이 비었습니다. 쿼리 여섯, 키 둘이면 몇 줄이 빌까요? 일반적으로는?
+# 그리고 길이에 $0$을 넘기면 `causal_mask`는 무엇을 할까요?
+#
+# <details markdown><summary>답</summary>
+#
+# 네 줄이 빕니다. 일반적으로 $L_Q - L_K$ 줄입니다. 오른쪽 아래 정렬은 마지막 쿼리를 마지막 키에 맞추므로, 쿼리
+# $i$는 키 $0, \dots, i - (L_Q - L_K)$를 보고, $i < L_Q - L_K$이면 볼 키가 없습니다. 길이 $0$은 `ValueError`로
+# 거절합니다. 키가 없는 어텐션은 모든 줄이 빈 줄이라 뜻이 없기 때문입니다.
+#
+# </details>
+
+# %%
+for l_q, l_k in [(6, 2), (7, 3), (4, 4)]:
+    mask = causal_mask(l_q, l_k, "bottom_right")
+    print(f"L_Q={l_q}, L_K={l_k}: rows with no key = {int((~mask.any(dim=-1)).sum())}")
+try:
+    causal_mask(0, 5)
+except ValueError as error:
+    print("ValueError:", error)
+
+# %% [markdown]
+# ## SDPA의 is_causal
+#
+# `is_causal=True`는 왼쪽 위 정렬입니다. 디코딩 한 단계에서 새 쿼리가 보는 키의 수와, 볼 키가 없는 줄에 SDPA가
+# 내는 값을 잽니다.
+
+# %%
+# snippet: decoding/sdpa_align.py
+
+# %% [markdown]
+# ## KV 캐시
+#
+# 토큰 넷을 프리필하고 나머지를 한 토큰씩 디코딩해, 단계마다의 출력을 한 번에 계산한 출력과 견줍니다.
+
+# %%
+# snippet: decoding/kv_cache.py
+
+# %% [markdown]
+# ### 해 보기: 두 토큰씩 디코딩하기, 그리고 is_causal=True로 디코딩하기
+#
+# 추측 디코딩(speculative decoding)처럼 한 단계에 새 토큰을 둘씩 넣으면 $L_Q = 2$입니다. `decode_step`은 그래도
+# 한 번에 계산한 출력과 같을까요? 반대로 한 토큰씩 디코딩하면서 마스크 대신 `is_causal=True`를 넘기면 어떻게
+# 될까요? 캐시를 여섯 칸으로 잡고 여덟 토큰을 넣으면요?
+#
+# <details markdown><summary>답</summary>
+#
+# 두 토큰씩 넣어도 같습니다. `decode_step`은 새 토큰이 몇 개든 캐시의 마지막 자리로 보고 오른쪽 아래 정렬
+# 마스크를 만들기 때문입니다. `is_causal=True`로 바꾸면 프리필은 같지만($L_Q = L_K$), 디코딩 단계마다 새 쿼리가
+# 첫 키만 봅니다. 출력은 첫 토큰의 값 벡터가 되어 한 번에 계산한 출력과 크게 어긋납니다. 캐시가 모자라면
+# `append`가 넘치는 수를 밝힌 `ValueError`를 냅니다.
+#
+# </details>
+
+# %%
+g = torch.Generator().manual_seed(0)
+x, *w = (torch.randn(n, 6, generator=g) / 6**0.5 for n in (8, 6, 6, 6))
+full = F.scaled_dot_product_attention(*(x @ m for m in w), is_causal=True)
+cache = new_cache(8, 6)
+pairs = [(0, 4), (4, 6), (6, 8)]  # prefill 4, then two tokens a step
+by_two = torch.cat([decode_step(x[a:b], cache, *w) for a, b in pairs])
+print(f"two at a time: max |diff| = {(by_two - full).abs().max().item():.1e}")
+
+keys, values = x @ w[1], x @ w[2]
+for i in range(4, 8):  # one new query, cache of i + 1 keys, top-left aligned
+    out = F.scaled_dot_product_attention(x[i:i + 1] @ w[0], keys[:i + 1], values[:i + 1],
+                                         is_causal=True)
+    print(f"is_causal=True, token {i}: |diff| = {(out - full[i]).abs().max().item():.3f},",
+          f"equals the first value vector: {torch.allclose(out[0], values[0])}")
+try:
+    small = new_cache(6, 6)
+    for a, b in steps:
+        decode_step(x[a:b], small, *w)
+except ValueError as error:
+    print("ValueError:", error)
+
+# %% [markdown]
+# ## 왼쪽 패딩과 position_ids
+#
+# 길이가 다른 프롬프트 셋을 왼쪽 패딩한 배치와, 각 프롬프트를 혼자 넣은 결과를 견줍니다.
+
+# %%
+# snippet: decoding/left_pad.py
+
+# %% [markdown]
+# ### 해 보기: 오른쪽 패딩이라면
+#
+# 같은 프롬프트를 `[PAD]`를 뒤에 채워(오른쪽 패딩) 넣고, 위치는 칸 번호 그대로(`torch.arange`) 쓰면 진짜 토큰의
+# 출력은 혼자 넣은 것과 같을까요? 그렇다면 생성에서는 왜 굳이 왼쪽 패딩을 쓸까요?
+#
+# <details markdown><summary>답</summary>
+#
+# 같습니다. 오른쪽 패딩에서는 진짜 토큰이 칸 $0$부터 시작하므로 칸 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
+# 인과 마스크가 이미 가립니다. 그러나 생성은 각 문장의 마지막 토큰 바로 뒤에 새 토큰을 붙입니다. 오른쪽 패딩에서는
+# 문장마다 그 자리가 다르고 그 사이에 `[PAD]`가 끼므로, 한 배치를 한 번에 한 칸씩 늘려 갈 수 없습니다. 왼쪽
+# 패딩은 모든 문장의 끝을 같은 칸에 맞추고, 그 대가로 마스크와 `position_ids`를 맞춰야 합니다.
+#
+# </details>
+
+# %%
+L = max(len(p) for p in prompts)
+right = torch.tensor([p + [0] * (L - len(p)) for p in prompts])
+keep_right = torch.arange(L) < torch.tensor([len(p) for p in prompts])[:, None]
+out_right = forward(right, keep_right, torch.arange(L).expand(right.shape), *params)
+for b, a in enumerate(alone):
+    gap = (out_right[b, keep_right[b]] - a).abs().max().item()
+    print(f"prompt {b}: right padding, arange positions: max |diff| = {gap:.1e}")
+
+# %% [markdown]
+# ## 캐시의 빈 칸
+#
+# 빈 칸을 `nan`으로 채운 캐시에 여러 방법을 써 보고, 출력의 `nan` 수를 셉니다.
+
+# %%
+# snippet: decoding/empty_slots.py
+
+# %% [markdown]
+# ### 해 보기: nan 대신 아주 큰 수나 inf
+#
+# 빈 칸을 `nan` 대신 `1e30`이나 `inf`로 채우고 불리언 마스크로 가리면 출력은 어떻게 될까요?
+#
+# <details markdown><summary>답</summary>
+#
+# `1e30`은 `float32`에서 유한하므로 점수도 유한하고, $-\infty$를 더하면 가려지고, 가중치 $0$을 곱하면 $0$입니다.
+# 출력은 잘라 낸 것과 같습니다. `inf`는 다릅니다. 값 쪽에서 $0 \times \infty$가 `nan`이고, 키 쪽에서도 점수가
+# $\pm\infty$가 되어 $-\infty$를 더하면 `nan`이 될 수 있습니다. 초기화하지 않은 메모리에 무엇이 있을지 모르니,
+# 빈 칸은 $0$으로 만들거나 잘라 내는 것이 안전합니다.
+#
+# </details>
+
+# %%
+for fill in (1e30, float("inf")):
+    k_fill, v_fill = k.nan_to_num(fill), v.nan_to_num(fill)
+    out = sdpa(q, k_fill, v_fill, attn_mask=keep)
+    print(f"fill {fill:g}: NaN {int(out.isnan().sum())} of {out.numel()},",
+          f"same as slice: {torch.allclose(out, reference)}")
