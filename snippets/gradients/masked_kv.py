@@ -17,7 +17,7 @@ paths = {  # each hides key 2; the scores are q k^T / sqrt(d)
 }
 backend = {"SDPA math": SDPBackend.MATH, "SDPA flash": SDPBackend.FLASH_ATTENTION}
 cases = [(w, x) for w in "kv" for x in (torch.nan, torch.inf)]  # what is in row 2
-nans = {p: [] for p in paths}  # NaN count of [out, dq, dk, dv], per case
+nans, labels = {p: [] for p in paths}, []  # NaN count of [out, dq, dk, dv], per case
 for where, bad in cases + [("k and v, zeroed first", torch.nan)]:
     for p, f in paths.items():
         t = {"k": k0.clone(), "v": v0.clone()}
@@ -27,8 +27,9 @@ for where, bad in cases + [("k and v, zeroed first", torch.nan)]:
         if "zeroed" in where:  # the rule: make the masked rows safe before use
             t = {n: x.masked_fill(~keep.mT, 0.0) for n, x in t.items()}
         q, k, v = (x.clone().requires_grad_() for x in (q0, t["k"], t["v"]))
-        with sdpa_kernel(backend.get(p, SDPBackend.MATH)):
+        with sdpa_kernel(backend.get(p, SDPBackend.MATH)):  # only SDPA reads it
             out = f(q, k, v)
         out.sum().backward()
         nans[p].append([int(x.isnan().sum()) for x in (out, q.grad, k.grad, v.grad)])
-    print(f"{where} = {bad}:", {p: c[-1] for p, c in nans.items()})
+    labels.append(f"{where} = {bad}")
+    print(f"{labels[-1]}:", {p: c[-1] for p, c in nans.items()})

@@ -13,8 +13,6 @@ def masked_softmax(scores, keep, dim=-1):
             a not in (1, b) for a, b in zip(keep.shape[::-1], scores.shape[::-1])):
         raise ValueError(f"keep {tuple(keep.shape)} does not broadcast to the scores "
                          f"{tuple(scores.shape)} without changing their shape")
-    if not -scores.dim() <= dim < scores.dim():
-        raise ValueError(f"dim {dim} is out of range for scores of {scores.dim()} axes")
     seen = keep.expand(scores.shape).any(dim=dim, keepdim=True)  # a row with a key
     z = torch.where(seen, torch.where(keep, scores, -torch.inf), 0.0)  # before: safe
     return torch.where(seen, torch.softmax(z, dim=dim), 0.0)  # after: rows of 0
@@ -32,9 +30,11 @@ gradcheck = torch.autograd.gradcheck(masked_softmax, (s64, keep))
 grad_nans = int(scores.grad.isnan().sum())  # NaN entries of d loss / d scores
 print("weights:", w, "d scores:", scores.grad, sep="\n")
 print(f"NaN: {grad_nans}, rows 0, 2 as softmax: {same_rows}, gradcheck: {gradcheck}")
+errors = []  # each bad call's exception, as printed
 for args in [(scores.long(), keep), (scores, keep.int()), (scores, keep[:, :2]),
              (scores, keep, 2), ([0.5, 1.5], keep)]:
     try:
         masked_softmax(*args)
-    except (TypeError, ValueError) as error:
-        print(f"{type(error).__name__}: {error}")
+    except (TypeError, ValueError, IndexError) as error:  # IndexError: torch's own
+        errors.append(f"{type(error).__name__}: {error}")
+print(*errors, sep="\n")
