@@ -26,8 +26,8 @@ for b, backend in backends.items():
         nans[name] = [int(t.grad.isnan().sum()) for t in (q, k, v)]
         dq_zero[name] = bool((q.grad[0, 0, 1] == 0).all())  # the empty query learns 0
         grads[name] = torch.cat([t.grad.flatten() for t in (q, k, v)])
-        print(f"{name:>17}: row 1 = {row[name]}, NaN in dq, dk, dv = {nans[name]}, "
-              f"dq of row 1 is 0: {dq_zero[name]}", "backward:", *sorted(set(kernel[name])))
+        print(f"{name:>17}: row 1 = {row[name]}, NaN in dq, dk, dv = {nans[name]}, dq "
+              f"of row 1 is 0: {dq_zero[name]}, backward:", *sorted(set(kernel[name])))
 gap = max((g - grads["math, bool"]).abs().max().item() for g in grads.values())
 version = torch.__version__
 print(f"the four agree in every gradient to 1e-6: {gap < 1e-6}, torch {version}")
