@@ -29,7 +29,7 @@ def problems(draw):
     return scores, keep, dim, upstream
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(problems())
 def test_rows_with_a_key_are_softmax_rows_without_are_zero_and_no_gradient_is_nan(problem):
     scores, keep, dim, upstream = problem
@@ -49,7 +49,7 @@ def test_rows_with_a_key_are_softmax_rows_without_are_zero_and_no_gradient_is_na
     torch.testing.assert_close(s.grad[seen], r.grad[seen])  # where a row sees a key: softmax's gradient
 
 
-@settings(max_examples=15, deadline=None, derandomize=True)
+@settings(max_examples=10, deadline=None, derandomize=True)
 @given(problems())
 def test_gradcheck_in_float64(problem):
     scores, keep, dim, _ = problem
@@ -57,7 +57,7 @@ def test_gradcheck_in_float64(problem):
     assert torch.autograd.gradcheck(lambda x: masked_softmax(x, keep, dim), (s,))
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=15, deadline=None, derandomize=True)
 @given(st.integers(1, 3), st.integers(1, 5), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**16))
 def test_attention_built_on_it_matches_sdpa_with_gradients(B, L_Q, L_K, d, seed):
     # This torch's CPU SDPA gives rows with no key output 0 and finite gradients (the page measures
@@ -109,3 +109,23 @@ def test_half_precision_keeps_its_dtype_and_zero_rows(dtype):
 def test_bad_inputs_are_refused_with_a_message_that_names_the_problem(args, error, message):
     with pytest.raises(error, match=message):
         masked_softmax(*args)
+
+
+def test_inf_or_nan_in_a_cell_that_takes_part_gives_a_nan_row_as_torch_softmax():
+    # the page says: such a row is a bug upstream, so it is not hidden
+    scores = torch.tensor([[0.5, float("inf"), 1.0], [float("nan"), 0.0, 1.0], [0.0, 1.0, 2.0]])
+    keep = torch.ones(3, 3, dtype=torch.bool)
+    w = masked_softmax(scores, keep)
+    assert w[:2].isnan().all() and w[2].isfinite().all()
+    torch.testing.assert_close(w, torch.softmax(scores, dim=-1), equal_nan=True)
+
+
+def test_no_step_of_the_backward_makes_a_nan_so_detect_anomaly_stays_quiet():
+    # the page's reason for the `where` before the softmax: without it the scores' gradient is
+    # still clean, but SoftmaxBackward0 makes NaN on the way and detect_anomaly stops there
+    scores = torch.randn(3, 4, generator=torch.Generator().manual_seed(0)).requires_grad_()
+    keep = torch.tensor([[True] * 4, [False] * 4, [True, True, False, False]])
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        with torch.autograd.detect_anomaly():
+            (masked_softmax(scores, keep) * torch.arange(12.0).view(3, 4)).sum().backward()
+    assert not scores.grad.isnan().any()

@@ -66,6 +66,14 @@ torch.where(x > 0, torch.log(torch.where(x > 0, x, 1.0)), 0.0).sum().backward()
 print("two wheres:", x.grad)
 
 # %% [markdown]
+# ### 기울기가 깨끗해도 남는 NaN
+#
+# `detect_anomaly`를 켜고, 앞의 `where`가 없는 방법이 역전파 도중에 `nan`을 만드는지 봅니다.
+
+# %%
+# snippet: gradients/anomaly.py
+
+# %% [markdown]
 # ## 가린 키의 nan과 inf
 #
 # 모든 쿼리가 가린 키의 `k`나 `v` 줄에 `nan`이나 `inf`를 넣고, 네 경로로 출력과 기울기의 `nan`을 셉니다.

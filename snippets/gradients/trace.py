@@ -10,7 +10,7 @@ hide = {"masked_fill": lambda s: s.masked_fill(~keep, -torch.inf),
         "S + M": lambda s: s + M}
 after = {"none": lambda w: w, "nan_to_num": torch.nan_to_num,  # after the softmax
          "where(isnan)": lambda w: torch.where(w.isnan(), 0.0, w)}
-names, row, nans = [], [], {t: [] for t in ("out", "z", "s", "q", "k", "v")}
+names, nans = [], {t: [] for t in ("out", "z", "s", "q", "k", "v")}
 for hide_name, h in hide.items():
     for after_name, a in after.items():
         q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
@@ -20,7 +20,6 @@ for hide_name, h in hide.items():
         out = a(torch.softmax(z, dim=-1)) @ v
         out.sum().backward()  # the loss keeps every row
         names.append(f"{hide_name}, {after_name}")
-        row.append(out[1].tolist())
         for t, x in zip(nans, (out, z.grad, s.grad, q.grad, k.grad, v.grad)):
             nans[t].append(int(x.isnan().sum()))  # NaN entries, per tensor
         print(f"{names[-1]:>25}: NaN in out, dz, ds, dq, dk, dv =",
