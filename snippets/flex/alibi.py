@@ -4,12 +4,13 @@ from torch.nn.functional import scaled_dot_product_attention as sdpa
 from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
 
-def alibi(slopes):  # score_mod: score - slope[h] * (q - kv), far keys score lower
-    if not (torch.is_tensor(slopes) and slopes.is_floating_point()) or (
-            slopes.dim() != 1 or (slopes <= 0).any()):
-        raise ValueError(f"slopes must be a 1-D float tensor of positive numbers, "
-                         f"one per head; got {slopes!r:.60}")
-    return lambda score, b, h, q, kv: score - slopes[h] * (q - kv)
+def alibi(heads, sign=-1):  # score_mod: score - slope_h * (q - kv): far keys lose
+    if isinstance(heads, bool) or not isinstance(heads, int) or heads < 1:
+        raise ValueError(f"heads must be an int >= 1, got {heads!r}")
+    if sign not in (-1, 1):
+        raise ValueError(f"sign must be -1 (ALiBi) or 1 (the wrong sign), got {sign!r}")
+    return lambda score, b, h, q, kv: score + sign * 2.0 ** (-8 * (h + 1) / heads) * (
+        q - kv)  # slope_h = 2^(-8 (h + 1) / heads), ALiBi's geometric slopes
 
 
 def causal(b, h, q, kv):
@@ -19,17 +20,15 @@ def causal(b, h, q, kv):
 # --- demo: ALiBi through flex_attention and, as a dense float bias, through SDPA ---
 torch.manual_seed(0)
 H, L = 4, 6
-slopes = 2.0 ** (-8 * torch.arange(1, H + 1) / H)  # ALiBi's geometric slopes
 q, k, v = (torch.randn(1, H, L, 8) for _ in range(3))
-i = torch.arange(L)
+slopes, i = 2.0 ** (-8 * torch.arange(1, H + 1) / H), torch.arange(L)
 bias = slopes[:, None, None] * (i - i[:, None])  # -slope * (q - kv), (H, L, L)
 bias = bias.masked_fill(i > i[:, None], -torch.inf)  # and causal: future keys -inf
 with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see the page
     warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
     block = create_block_mask(causal, 1, 1, L, L, device="cpu")
-    out = flex_attention(q, k, v, score_mod=alibi(slopes), block_mask=block)
-    flipped = flex_attention(q, k, v, block_mask=block,  # the wrong sign: far keys win
-                             score_mod=lambda s, b, h, qi, kv: s + slopes[h] * (qi - kv))
+    out = flex_attention(q, k, v, score_mod=alibi(H), block_mask=block)
+    flipped = flex_attention(q, k, v, score_mod=alibi(H, sign=1), block_mask=block)
 gap = (out - sdpa(q, k, v, attn_mask=bias)).abs().max().item()
 wrong_sign = (flipped - sdpa(q, k, v, attn_mask=bias)).abs().max().item()
 print("bias of head 0, last query row:", bias[0, -1].tolist())
