@@ -24,4 +24,4 @@ seen = {}  # keys each query row sees
 for name, mask_mod in conventions.items():
     seen[name] = create_mask(mask_mod, 1, 1, L, L, device="cpu")[0, 0].sum(-1).tolist()
     print(f"{name:>31}: {seen[name]}")
-most = {name: max(row) for name, row in seen.items()}
+names, most = list(seen), {name: max(row) for name, row in seen.items()}
