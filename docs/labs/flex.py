@@ -34,11 +34,11 @@ for name, m in keep.items():
 
 # %%
 both = lambda b, h, q, kv: (q - kv).abs() <= 2  # noqa: E731
-dense_both = create_mask(both, 1, 1, 10, 10, device="cpu")[0, 0]
+dense_both = create_mask(both, 1, 1, 8, 8, device="cpu")[0, 0]
 print(dense_both.sum(-1).tolist())
 with warnings.catch_warnings():  # eager flex_attention on CPU: the chapter shows this warning
     warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
-    out = flex_attention(q, k, v, block_mask=create_block_mask(both, 1, 1, 10, 10, device="cpu"))
+    out = flex_attention(q, k, v, block_mask=create_block_mask(both, 1, 1, 8, 8, device="cpu"))
 print("max |flex - SDPA|:", (out - sdpa(q, k, v, attn_mask=dense_both)).abs().max().item())
 
 # %% [markdown]

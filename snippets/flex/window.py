@@ -7,7 +7,7 @@ def causal(b, h, q, kv):
 
 
 # --- demo ---
-W, L = 3, 8  # the same number W given to each library's parameter
+W, L = 3, 6  # the same number W given to each library's parameter
 conventions = {  # each library's rule, written as a mask_mod
     # transformers masking_utils.sliding_window_overlay: kv_idx > q_idx - sliding_window
     "HF sliding_window=W": and_masks(causal, lambda b, h, q, kv: kv > q - W),

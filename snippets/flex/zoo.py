@@ -25,7 +25,7 @@ def chunk(n):  # a query sees the keys of its own chunk of n tokens only
 
 
 # --- demo: each mask through flex_attention and, made dense, through SDPA ---
-q, k, v = torch.randn(3, 1, 2, 10, 8, generator=torch.Generator().manual_seed(0))
+q, k, v = torch.randn(3, 1, 2, 8, 8, generator=torch.Generator().manual_seed(0))
 zoo = {"causal": causal(), "window": and_masks(causal(), window(3)),
        "prefix-LM": or_masks(causal(), first(4)),
        "chunked": and_masks(causal(), chunk(4)),
@@ -34,7 +34,7 @@ keep, gap = {}, {}  # keep: the dense (1, 1, L, L) bool mask, True = take part
 with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see the page
     warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
     for name, mask_mod in zoo.items():
-        keep[name] = create_mask(mask_mod, 1, 1, 10, 10, device="cpu")
-        block = create_block_mask(mask_mod, 1, 1, 10, 10, device="cpu")
+        keep[name] = create_mask(mask_mod, 1, 1, 8, 8, device="cpu")
+        block = create_block_mask(mask_mod, 1, 1, 8, 8, device="cpu")
         gap[name] = (flex_attention(q, k, v, block_mask=block)
                      - sdpa(q, k, v, attn_mask=keep[name])).abs().max().item()
