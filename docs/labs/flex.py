@@ -1,0 +1,127 @@
+# %% [markdown]
+# # 실습: FlexAttention으로 보는 마스크 모음
+#
+# [FlexAttention으로 보는 마스크 모음](../flex.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다.
+# 위에서부터 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다. CPU에서는 FlexAttention이 eager 모드로 돌고,
+# 처음 부를 때 경고를 한 번 냅니다. 예제들은 그 경고만 메시지로 걸러 냅니다.
+
+# %% [markdown]
+# ## 마스크 조각과 조합
+#
+# `causal`, `window`, `first`, `chunk` 네 조각을 `and_masks`, `or_masks`로 묶어 다섯 마스크를 만들고, 각각을
+# FlexAttention과 SDPA로 계산해 차이를 `gap`에 모읍니다.
+
+# %%
+# snippet: flex/zoo.py
+
+# %%
+for name, m in keep.items():
+    print(f"{name:>15}: keys per row {m[0, 0].sum(-1).tolist()}, max |flex - SDPA| < 1e-6: {gap[name] < 1e-6}")
+
+# %% [markdown]
+# ### 해 보기: 양방향 슬라이딩 윈도
+#
+# 인코더처럼 앞뒤를 모두 보는 슬라이딩 윈도를 만들어 보세요. 쿼리 $i$가 키 $i - 2, \dots, i + 2$를 봅니다.
+# `causal`을 쓰지 않고 조각 하나로 쓸 수 있을까요? 가운데 줄은 키를 몇 개 볼까요?
+#
+# <details markdown><summary>답</summary>
+#
+# `lambda b, h, q, kv: (q - kv).abs() <= 2` 하나면 됩니다. 가운데 줄은 자기와 양쪽 둘씩, 키 다섯 개를 봅니다.
+# 양 끝의 줄은 한쪽이 잘려 셋입니다. 파이썬의 `abs(q - kv)`도 텐서에서 돌아가지만 `if`는 쓸 수 없습니다.
+#
+# </details>
+
+# %%
+both = lambda b, h, q, kv: (q - kv).abs() <= 2  # noqa: E731
+dense_both = create_mask(both, 1, 1, 8, 8, device="cpu")[0, 0]
+print(dense_both.sum(-1).tolist())
+with warnings.catch_warnings():  # eager flex_attention on CPU: the chapter shows this warning
+    warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
+    out = flex_attention(q, k, v, block_mask=create_block_mask(both, 1, 1, 8, 8, device="cpu"))
+print("max |flex - SDPA|:", (out - sdpa(q, k, v, attn_mask=dense_both)).abs().max().item())
+
+# %% [markdown]
+# ## 슬라이딩 윈도의 세 규약
+#
+# 같은 `W`를 transformers, FlashAttention, attention-gym의 규칙에 넘겼을 때 줄마다 보는 키의 수입니다.
+
+# %%
+# snippet: flex/window.py
+
+# %% [markdown]
+# ### 해 보기: Mistral의 창
+#
+# Mistral의 설정은 `sliding_window=4096`입니다. transformers와 같은 창을 FlashAttention의 `window_size`로 쓰려면
+# 무엇을 넘겨야 할까요? attention-gym의 `generate_sliding_window`에는 무엇을 넘겨야 할까요?
+#
+# <details markdown><summary>답</summary>
+#
+# transformers는 자기를 포함해 키 $4096$개를 보므로, 양 끝을 포함하는 FlashAttention에는 `window_size=(4095, 0)`을,
+# attention-gym에는 `4095`를 넘깁니다. 아래 셀은 작은 `W`로 같은 것을 확인합니다.
+#
+# </details>
+
+# %%
+for W in (2, 5):
+    hf = and_masks(causal, lambda b, h, q, kv, W=W: kv > q - W)
+    fa = lambda b, h, q, kv, W=W: (q - (W - 1) <= kv) & (kv <= q)  # noqa: E731
+    print(W, torch.equal(create_mask(hf, 1, 1, 12, 12, device="cpu"), create_mask(fa, 1, 1, 12, 12, device="cpu")))
+
+# %% [markdown]
+# ## 문서 마스크와 packing
+#
+# 두 글을 한 줄로 이어 붙여, 인과 마스크만 쓸 때, 문서 마스크를 쓸 때, 문서 마스크와 다시 센 위치를 함께 쓸 때를
+# 혼자 돌린 것과 견줍니다.
+
+# %%
+# snippet: flex/packing.py
+
+# %% [markdown]
+# ### 해 보기: 글이 셋이면
+#
+# 길이 $2, 3, 3$인 글 셋을 이어 붙이면 `reset`은 어떻게 써야 할까요? 셋째 글도 혼자 돌린 것과 같아질까요?
+#
+# <details markdown><summary>답</summary>
+#
+# `reset`은 글마다 $0$부터 다시 셉니다: `[0, 1, 0, 1, 2, 0, 1, 2]`. 문서 마스크와 함께 쓰면 세 글 모두 반올림 범위에서
+# 혼자 돌린 것과 같습니다. `torch.cat([torch.arange(n) for n in lengths])`로 만들면 손으로 쓰지 않아도 됩니다.
+#
+# </details>
+
+# %%
+three = [2, 3, 3]
+reset3 = torch.cat([torch.arange(n) for n in three])
+docs3 = and_masks(causal, document(three, 8))
+with warnings.catch_warnings():  # eager flex_attention on CPU: the chapter shows this warning
+    warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
+    alone3 = torch.cat([layer(x[a:a + n], table[:n], w, causal) for a, n in zip((0, 2, 5), three)])
+    packed3 = layer(x, table[reset3], w, docs3)
+print(reset3.tolist(), "max |packed - alone|:", (packed3 - alone3).abs().max().item())
+
+# %% [markdown]
+# ## 비용
+#
+# 밀집 불리언 마스크와 `BlockMask`의 바이트 수, 그리고 패턴마다 건너뛰는 블록의 비율을 블록 단위로 셉니다.
+
+# %%
+# snippet: flex/cost.py
+
+# %% [markdown]
+# ### 해 보기: 창을 넓히면
+#
+# 토큰 $131072$개에서 슬라이딩 윈도를 키 $1024$개에서 $4096$개로 넓히면 건너뛰는 블록의 비율은 어떻게 될까요?
+#
+# <details markdown><summary>답</summary>
+#
+# 쿼리 블록마다 살아남는 키 블록이 대략 창의 폭을 블록 크기로 나눈 만큼이므로, 창을 네 배로 넓히면 계산하는 블록도
+# 대략 네 배가 됩니다. 건너뛰는 비율은 그만큼 줄지만 여전히 대부분의 블록을 건너뜁니다.
+#
+# </details>
+
+# %%
+L = 131072
+q_rows = torch.arange(L)
+for W in (1024, 4096):
+    partial, full = block_map(q_rows - (W - 1), q_rows)
+    print(W, 1 - (partial | full).sum().item() / (L // 128) ** 2)

@@ -1,0 +1,27 @@
+import torch
+from torch.nn.attention.flex_attention import and_masks, create_mask
+
+
+def causal(b, h, q, kv):
+    return kv <= q
+
+
+# --- demo ---
+W, L = 3, 6  # the same number W given to each library's parameter
+conventions = {  # each library's rule, written as a mask_mod
+    # transformers masking_utils.sliding_window_overlay: kv_idx > q_idx - sliding_window
+    "HF sliding_window=W": and_masks(causal, lambda b, h, q, kv: kv > q - W),
+    # flash_attn_func docstring: keys in [i - window_size[0], i + window_size[1]]
+    "FA window_size=(W, 0)": lambda b, h, q, kv: (q - W <= kv) & (kv <= q + 0),
+    "FA window_size=(W - 1, 0)": lambda b, h, q, kv: (q - (W - 1) <= kv) & (kv <= q),
+    # attention-gym generate_sliding_window: q_idx - kv_idx <= window_size
+    "attention-gym window_size=W": and_masks(causal, lambda b, h, q, kv: q - kv <= W),
+    # transformers before #39408: window_size=(W, W) passed to FA with causal=True
+    "FA window_size=(W, W), causal": and_masks(
+        causal, lambda b, h, q, kv: (q - W <= kv) & (kv <= q + W)),
+}
+seen = {}  # keys each query row sees
+for name, mask_mod in conventions.items():
+    seen[name] = create_mask(mask_mod, 1, 1, L, L, device="cpu")[0, 0].sum(-1).tolist()
+    print(f"{name:>31}: {seen[name]}")
+names, most = list(seen), {name: max(row) for name, row in seen.items()}
