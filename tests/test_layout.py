@@ -132,9 +132,10 @@ def test_nav_and_headings_set_sqrt_dk_not_raw_tex(base, browser):
 
 
 
-def _shadow(page, selector, width=12):
+def _shadow(page, selector, width=12, off="background: none"):
     """How much the scroll hint changes the pixels just inside the right edge of the first element
-    matching selector: a screenshot of that strip with and without the element's background."""
+    matching selector: a screenshot of that strip with and without the hint (the element's
+    background, unless ``off`` says what else turns it off)."""
     import io
 
     from PIL import Image
@@ -143,7 +144,7 @@ def _shadow(page, selector, width=12):
       const r = e.getBoundingClientRect(); return [r.right, r.top, r.height]; }""", selector)
     clip = {"x": box[0] - width, "y": box[1], "width": width, "height": box[2]}
     shots = [page.screenshot(clip=clip)]
-    page.add_style_tag(content=f"{selector} {{ background: none !important; }}")
+    page.add_style_tag(content=f"{selector} {{ {off} !important; }}")
     shots.append(page.screenshot(clip=clip))
     with_hint, without = ([v / 255 for v in Image.open(io.BytesIO(png)).convert("L").get_flattened_data()] for png in shots)
     return max(abs(a - b) for a, b in zip(with_hint, without))
@@ -166,6 +167,30 @@ def test_a_table_cut_off_on_a_phone_shows_a_shadow(base, browser):
     cut = _shadow(page, "article .md-typeset__scrollwrap")
     page.close()
     assert cut > 0.05, "no shadow where the table is cut off"
+
+
+# A figure box that scrolls on a phone: a chapter figure, and the slider's frame on show.
+FIGURE_BOXES = [("causal/", "article p:has(> img.snippet-figure)"),
+                ("scaling/", "article .frames__shown p:has(> img.snippet-figure)")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("path", "box"), FIGURE_BOXES)
+def test_a_figure_cut_off_on_a_phone_shows_a_shadow_until_its_end(base, browser, path, box, scheme):
+    hint = []
+    for end in (False, True):
+        page = _page(browser, PHONE, base + path, scheme)
+        page.locator(box).first.scroll_into_view_if_needed()
+        page.wait_for_function("(s) => [...document.querySelector(s).querySelectorAll('img')]"
+                               ".some(i => i.complete && i.naturalWidth && i.checkVisibility())", arg=box)
+        assert page.evaluate("(s) => { const e = document.querySelector(s); return e.scrollWidth > e.clientWidth; }", box)
+        if end:
+            page.evaluate("(s) => { const e = document.querySelector(s); e.scrollLeft = e.scrollWidth; }", box)
+            page.wait_for_timeout(100)  # the scroll-driven hint follows on the next frame
+        hint.append(_shadow(page, box, off="border-image: none"))
+        page.close()
+    assert hint[0] > 0.05, "no shadow where the figure is cut off"
+    assert hint[1] < 0.01, "a shadow at the figure's end"
 
 
 def test_formulas_set_unary_minus_function_names_and_limits_as_tex_does(base, browser):
