@@ -129,7 +129,7 @@ class Example:
         """What ``python snippets/<name>`` prints, as a code block."""
         if not self.run.stdout:
             raise SnippetError(f"{self.run.name} prints nothing")
-        return f"```text\n{self.run.stdout.rstrip()}\n```"
+        return f"```{{.text .output}}\n{self.run.stdout.rstrip()}\n```"
 
     def matrix(self, expr: str, rows: list[str] | str, cols: list[str] | str, corner: str = "",
                digits: int = 4) -> str:
