@@ -34,10 +34,24 @@ def test_representative_pages_are_a_home_a_chapter_and_a_lab(site):
     assert chapter in everything and lab in everything
 
 
+def measured(url: str) -> dict:
+    """Lighthouse on ``url`` as a desktop. Performance is the one category that depends on how busy
+    the machine is (desktop Lighthouse does not slow the CPU, so total blocking time counts every
+    millisecond another process takes: the largest chapter was seen at 94 and 96 with the other
+    categories at 100). A performance score below the floor is measured twice more and the median
+    of the three counts, as Lighthouse's variability notes advise (docs/variability.md: the median
+    of several runs is far more stable than one)."""
+    first = lighthouse(url, "desktop")
+    if first["performance"] >= FLOOR:
+        return first
+    runs = sorted([first, lighthouse(url, "desktop"), lighthouse(url, "desktop")], key=lambda s: s["performance"])
+    return runs[1]
+
+
 @pytest.fixture(scope="module")
 def results(site):
     with serve(site) as base:
-        return {page or "/": lighthouse(base + page, "desktop") for page in representative(site)}
+        return {page or "/": measured(base + page) for page in representative(site)}
 
 
 def test_lighthouse_scores(results):
