@@ -52,7 +52,8 @@ def test_math_is_mathml_with_no_tex_left(site):
 
 
 # TeX names a reader would see raw: d_k is dₖ or math, d_model math, L_Q and L_K math.
-RAW_NAMES = re.compile(r"\b(?:d_k|d_v|d_h|d_model|L_Q|L_K)\b")
+# (Not \b: a Korean particle right after, as in "d_k는", is a word character to Python.)
+RAW_NAMES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])")
 
 
 def test_no_raw_tex_names_where_a_reader_sees_them(site):
