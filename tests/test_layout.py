@@ -23,6 +23,19 @@ CHECK_PHONE = """() => {
     const tops = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom).sort((a, b) => a - b);
     if (tops.length && tops[tops.length - 1] - tops[0] > 10) problems.push(`${e.tagName} "${text}" breaks inside`);
   }
+  for (const a of document.querySelectorAll('article a')) {  // Korean words in links, too
+    const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+      for (const word of node.data.matchAll(/[\uac00-\ud7a3]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const bottoms = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom);
+        if (bottoms.length && Math.max(...bottoms) - Math.min(...bottoms) > 10)
+          problems.push(`link "${a.textContent.trim()}": "${word[0]}" breaks inside`);
+      }
+    }
+  }
   for (const m of document.querySelectorAll('article math[display=block], article .md-typeset__scrollwrap')) {
     if (m.scrollWidth <= m.clientWidth + 1) continue;
     const style = getComputedStyle(m);
