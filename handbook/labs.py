@@ -164,9 +164,9 @@ def _code(cell: Any, add_figure: Callable[[bytes, str], str]) -> list[str]:
     for output in cell.outputs:
         data = output.get("data", {})
         if output.output_type == "stream":
-            parts.append(f'```text title="출력"\n{output.text.rstrip()}\n```')
+            parts.append(f'```{{.text .output title="출력"}}\n{output.text.rstrip()}\n```')
         elif "image/png" in data:
             parts.append(add_figure(base64.b64decode(data["image/png"]), cell.source))
         elif "text/plain" in data:
-            parts.append(f'```text title="출력"\n{data["text/plain"].rstrip()}\n```')
+            parts.append(f'```{{.text .output title="출력"}}\n{data["text/plain"].rstrip()}\n```')
     return parts

@@ -115,10 +115,11 @@ class Example:
         return list(labels)
 
     def printed(self) -> list[str]:
-        """The lines the snippet printed (the terminal tab shows them), as labels of a table."""
+        """The lines the snippet printed (the terminal tab shows them), as labels of a table: set
+        as code, as the terminal shows them (a message's ``(..., L_Q, d_k)`` is the program's text)."""
         if not self.run.stdout:
             raise SnippetError(f"{self.run.name} prints nothing")
-        return Printed(self.run.stdout.splitlines())
+        return Printed(code_span(line) for line in self.run.stdout.splitlines())
 
     def code(self) -> str:
         """The snippet as a titled, copyable code block."""
@@ -128,7 +129,7 @@ class Example:
         """What ``python snippets/<name>`` prints, as a code block."""
         if not self.run.stdout:
             raise SnippetError(f"{self.run.name} prints nothing")
-        return f"```text\n{self.run.stdout.rstrip()}\n```"
+        return f"```{{.text .output}}\n{self.run.stdout.rstrip()}\n```"
 
     def matrix(self, expr: str, rows: list[str] | str, cols: list[str] | str, corner: str = "",
                digits: int = 4) -> str:
@@ -237,6 +238,13 @@ def cell(value: Any, digits: int) -> str:
     if isinstance(value, list):
         return ", ".join(cell(v, digits) for v in value)
     return fmt(value, digits)
+
+
+def code_span(text: str) -> str:
+    """``text`` as a Markdown code span, however many backticks it holds."""
+    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def markdown_table(header: list[str], body: list[list[str]], aligns: list[str]) -> str:

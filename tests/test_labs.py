@@ -97,7 +97,7 @@ def test_lab_cells_come_from_the_snippets():
 def test_an_executed_notebook_becomes_a_markdown_page():
     book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## 제목"), nbformat.v4.new_code_cell("print(1)")])
     book.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
-    assert labs.markdown(book, book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```text title="출력"\n1\n```\n'
+    assert labs.markdown(book, book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```{.text .output title="출력"}\n1\n```\n'
 
 
 def _failed_lab(command: str) -> HandbookPlugin:
@@ -131,5 +131,5 @@ def test_the_cell_that_checks_an_answer_is_folded_with_it():
         cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
     page = labs.markdown(book, book, lambda png, code: "")
     answer, rest = page.split("</details>")
-    assert "print(3)" in answer and '```text title="출력"\n3\n```' in answer
+    assert "print(3)" in answer and '```{.text .output title="출력"}\n3\n```' in answer
     assert "print(4)" in rest and "print(4)" not in answer

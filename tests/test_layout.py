@@ -23,6 +23,19 @@ CHECK_PHONE = """() => {
     const tops = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom).sort((a, b) => a - b);
     if (tops.length && tops[tops.length - 1] - tops[0] > 10) problems.push(`${e.tagName} "${text}" breaks inside`);
   }
+  for (const a of document.querySelectorAll('article a')) {  // Korean words in links, too
+    const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+      for (const word of node.data.matchAll(/[\uac00-\ud7a3]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const bottoms = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom);
+        if (bottoms.length && Math.max(...bottoms) - Math.min(...bottoms) > 10)
+          problems.push(`link "${a.textContent.trim()}": "${word[0]}" breaks inside`);
+      }
+    }
+  }
   for (const m of document.querySelectorAll('article math[display=block], article .md-typeset__scrollwrap')) {
     if (m.scrollWidth <= m.clientWidth + 1) continue;
     const style = getComputedStyle(m);
@@ -77,19 +90,31 @@ def test_phone_figure_text_is_at_least_9px(base, browser, path):
 
 
 def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(site, base, browser):
+    """In chapters and labs: code of up to 88 columns fits; outputs (a snippet's terminal output, a
+    lab cell's) may be longer, and wrap."""
     problems = []
     page = browser.new_page(viewport=LAPTOP)
     for path in pages(site):
-        if path.startswith("labs/") or not path:
+        if not path:
             continue
         page.goto(base + path, wait_until="load")
         page.add_style_tag(content=RENDER_ALL)
         problems += [f"/{path}: {p}" for p in page.evaluate("""() => {
           const problems = [];
+          const isOutput = code => {  // a lab cell's output ("출력"), or a snippet's terminal tab
+            const title = code.closest('.highlight').querySelector('.filename');
+            if (title) return title.textContent.trim() === '출력';
+            const block = code.closest('.tabbed-block'), set = block && block.closest('.tabbed-set');
+            if (!set) return false;
+            const i = [...block.parentElement.children].indexOf(block);
+            return set.querySelectorAll(':scope > .tabbed-labels > label')[i]?.textContent.trim() === '터미널 출력';
+          };
           for (const code of document.querySelectorAll('article pre > code')) {
             const lines = code.textContent.split('\\n');
-            if (Math.max(...lines.map(l => l.length)) > 88) continue;  // outputs may be longer
-            if (code.scrollWidth > code.clientWidth) problems.push(`code scrolls: ${lines[0]}`);
+            const output = isOutput(code), wide = lines.find(l => l.length > 88);
+            if (wide && !output) { problems.push(`code wider than 88 columns: ${wide}`); continue; }
+            if (code.scrollWidth > code.clientWidth)
+              problems.push(`${output ? 'output' : 'code'} scrolls: ${lines.find(l => l.length > 88) || lines[0]}`);
             const button = code.parentElement.querySelector('button');
             if (!button || !button.offsetParent) continue;
             // where a line of text can reach (the content box) ends before the button starts
@@ -132,9 +157,10 @@ def test_nav_and_headings_set_sqrt_dk_not_raw_tex(base, browser):
 
 
 
-def _shadow(page, selector, width=12):
+def _shadow(page, selector, width=12, off="background: none"):
     """How much the scroll hint changes the pixels just inside the right edge of the first element
-    matching selector: a screenshot of that strip with and without the element's background."""
+    matching selector: a screenshot of that strip with and without the hint (the element's
+    background, unless ``off`` says what else turns it off)."""
     import io
 
     from PIL import Image
@@ -143,7 +169,7 @@ def _shadow(page, selector, width=12):
       const r = e.getBoundingClientRect(); return [r.right, r.top, r.height]; }""", selector)
     clip = {"x": box[0] - width, "y": box[1], "width": width, "height": box[2]}
     shots = [page.screenshot(clip=clip)]
-    page.add_style_tag(content=f"{selector} {{ background: none !important; }}")
+    page.add_style_tag(content=f"{selector} {{ {off} !important; }}")
     shots.append(page.screenshot(clip=clip))
     with_hint, without = ([v / 255 for v in Image.open(io.BytesIO(png)).convert("L").get_flattened_data()] for png in shots)
     return max(abs(a - b) for a, b in zip(with_hint, without))
@@ -166,6 +192,30 @@ def test_a_table_cut_off_on_a_phone_shows_a_shadow(base, browser):
     cut = _shadow(page, "article .md-typeset__scrollwrap")
     page.close()
     assert cut > 0.05, "no shadow where the table is cut off"
+
+
+# A figure box that scrolls on a phone: a chapter figure, and the slider's frame on show.
+FIGURE_BOXES = [("causal/", "article p:has(> img.snippet-figure)"),
+                ("scaling/", "article .frames__shown p:has(> img.snippet-figure)")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("path", "box"), FIGURE_BOXES)
+def test_a_figure_cut_off_on_a_phone_shows_a_shadow_until_its_end(base, browser, path, box, scheme):
+    hint = []
+    for end in (False, True):
+        page = _page(browser, PHONE, base + path, scheme)
+        page.locator(box).first.scroll_into_view_if_needed()
+        page.wait_for_function("(s) => [...document.querySelector(s).querySelectorAll('img')]"
+                               ".some(i => i.complete && i.naturalWidth && i.checkVisibility())", arg=box)
+        assert page.evaluate("(s) => { const e = document.querySelector(s); return e.scrollWidth > e.clientWidth; }", box)
+        if end:
+            page.evaluate("(s) => { const e = document.querySelector(s); e.scrollLeft = e.scrollWidth; }", box)
+            page.wait_for_timeout(100)  # the scroll-driven hint follows on the next frame
+        hint.append(_shadow(page, box, off="border-image: none"))
+        page.close()
+    assert hint[0] > 0.05, "no shadow where the figure is cut off"
+    assert hint[1] < 0.01, "a shadow at the figure's end"
 
 
 def test_formulas_set_unary_minus_function_names_and_limits_as_tex_does(base, browser):

@@ -128,13 +128,18 @@ def test_templates_read_snippet_values(snippets):
                           "print('A: 1')\nprint('B: 2')\n")
     # The lines it printed are read from the snippet, not typed, so they may hold numbers.
     table = ex.table({"호출": "`f({calls})`", "τ": "{taus:g}", "줄": "{}번 줄", "출력": ex.printed()})
-    assert "| `f(q, k)` | 0.5 | 1번 줄 | A: 1 |" in table and "| `f(k, q)` | 2 | 2번 줄 | B: 2 |" in table
+    assert "| `f(q, k)` | 0.5 | 1번 줄 | `A: 1` |" in table and "| `f(k, q)` | 2 | 2번 줄 | `B: 2` |" in table
     matrix = ex.matrix("[[1, 2], [3, 4]]", rows="{calls:.1}", cols="{}번 칸").splitlines()
     assert matrix[0] == "|  | 1번 칸 | 2번 칸 |" and matrix[3] == "| k | 3 | 4 |"
     with pytest.raises(SnippetError, match=r"'calls' has 2 items, the table 3 rows"):
         ex.table({"호출": "{calls}", "x": "[1, 2, 3]"})
     with pytest.raises(SnippetError, match=r"label '점수 300 인 \{calls\}' is typed by hand: number '300'"):
         ex.table({"호출": "점수 300 인 {calls}", "x": "[1, 2]"})
+
+
+def test_printed_lines_are_code_spans_whatever_they_hold(snippets):
+    ex = _example(snippets, "print('want (..., L_Q, d_k)')\nprint('use `x`')\nprint('``')\n")
+    assert ex.printed() == ["`want (..., L_Q, d_k)`", "`` use `x` ``", "``` `` ```"]
 
 
 def test_alt_text_may_not_hold_a_number(snippets):

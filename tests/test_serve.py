@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+from test_browser import browser  # noqa: F401
 from workspace import project_copy, serve_session
 
 
@@ -37,3 +39,90 @@ def test_a_broken_link_in_raw_html_fails_the_strict_build(tmp_path):
                             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True)
     assert result.returncode != 0
     assert "broken link: index.html: nowhere/ (no such file)" in result.stderr
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _until(page, check, seconds=120.0):
+    """Poll ``check(page)`` while `mkdocs serve` rebuilds and livereload reloads the page."""
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if check(page):
+                return
+        except Exception:  # the page is being reloaded under us
+            pass
+        page.wait_for_timeout(500)
+    raise AssertionError(f"not seen within {seconds} s; the page says: {page.inner_text('article')[:300]}")
+
+
+@pytest.mark.browser
+def test_make_serve_in_a_browser(tmp_path, browser):  # noqa: F811
+    """`mkdocs serve --dirty` as `make serve` runs it, with the page open in Chromium: a snippet
+    edit that breaks a claim shows the failing claim on the page; one that raises shows the error
+    on the chapter and its lab; fixing the snippet alone brings both back; Ctrl-C stops the server
+    within seconds with the page still open. The strict build of the broken snippet fails, and the
+    plain build shows no failure box (a deployed page never does)."""
+    import signal
+    import time
+    import urllib.request
+
+    small = project_copy(tmp_path, pages=("index.md", "causal.md", "labs/causal.py"))
+    snippet = small / "snippets/causal/weights.py"
+    good = snippet.read_text(encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
+    port, log = _free_port(), (tmp_path / "serve.log").open("w")  # a file: a full pipe would block it
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
+                               "-a", f"127.0.0.1:{port}"], cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"},
+                              stdout=log, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        for _ in range(240):  # the first build runs the lab
+            try:
+                urllib.request.urlopen(url + "causal/", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        page, lab = browser.new_page(), browser.new_page()
+        page.goto(url + "causal/")
+        lab.goto(url + "labs/causal/")
+        failure = "article .admonition.failure"
+        assert page.locator(failure).count() == 0 and lab.locator(failure).count() == 0
+
+        snippet.write_text(good.replace("T = 4", "T = 5"), encoding="utf-8")  # the claims no longer hold
+        _until(page, lambda p: "이 쪽의 검사" in p.inner_text(failure))
+        assert "causal/weights.py: weights[1]" in page.inner_text(failure)
+
+        snippet.write_text(good + 'raise ValueError("broken on purpose")\n', encoding="utf-8")
+        _until(page, lambda p: "broken on purpose" in p.inner_text("article"))
+        _until(lab, lambda p: "실습이 실패했습니다" in p.inner_text(failure))
+
+        snippet.write_text(good, encoding="utf-8")  # the fix, and no other file touched
+        for tab in (page, lab):
+            _until(tab, lambda p: p.locator(failure).count() == 0 and "broken on purpose" not in p.inner_text("article"))
+
+        start = time.monotonic()
+        server.send_signal(signal.SIGINT)  # Ctrl-C, with both tabs still open (livereload polling)
+        server.wait(timeout=10)
+        assert time.monotonic() - start < 5, f"Ctrl-C took {time.monotonic() - start:.1f} s"
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        log.close()
+
+    snippet.write_text(good.replace("T = 4", "T = 5"), encoding="utf-8")
+    build = [sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "site")]
+    strict = subprocess.run([*build, "--strict"], cwd=small, env=env, capture_output=True, text=True)
+    assert strict.returncode != 0 and "causal/weights.py: weights[1]" in strict.stderr
+    subprocess.run(build, cwd=small, env=env, capture_output=True, text=True, check=True)
+    built = (tmp_path / "site/causal/index.html").read_text(encoding="utf-8")
+    assert "이 쪽의 검사" not in built and "mkdocs serve 에서만" not in built

@@ -51,6 +51,27 @@ def test_math_is_mathml_with_no_tex_left(site):
         assert "arithmatex" not in html.read_text(encoding="utf-8"), html
 
 
+# TeX names a reader would see raw: d_k is dₖ or math, d_model math, L_Q and L_K math.
+# (Not \b: a Korean particle right after, as in "d_k는", is a word character to Python.)
+RAW_NAMES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])")
+
+
+def test_no_raw_tex_names_where_a_reader_sees_them(site):
+    """Outside code and math: text, titles, descriptions (search engines show them), alt text."""
+    found = []
+    for path in pages(site):
+        soup = page(site, path.rstrip("/"))
+        seen = [m["content"] for m in soup.find_all("meta", attrs={"name": "description"})]
+        seen += [soup.title.get_text()]
+        for e in soup.find_all(["head", "code", "pre", "math", "script", "style"]) + soup.select(".filename"):
+            e.decompose()  # .filename: a code block's path, snippets/pitfalls/d_model.py
+        seen += [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
+        seen = [" ".join(text.split()) for text in seen + [soup.get_text(" ")]]
+        found += [f"/{path}: {m[0]} in …{text[max(m.start() - 30, 0):m.end() + 10]}…"
+                  for text in seen for m in RAW_NAMES.finditer(text)]
+    assert not found, "\n".join(found[:30])
+
+
 def test_no_traceback_or_external_request_anywhere(site):
     for html in site.rglob("*.html"):
         text = html.read_text(encoding="utf-8")

@@ -71,7 +71,8 @@ int(visible.sum())
 # </details>
 
 # %%
-scores = torch.randn(2, 3, 4, 4).masked_fill(torch.tril(torch.ones(4, 4)) == 0, float("-inf"))
+hidden = torch.tril(torch.ones(4, 4)) == 0
+scores = torch.randn(2, 3, 4, 4).masked_fill(hidden, float("-inf"))
 wrong = torch.softmax(scores, dim=1)
 int(wrong.isnan().sum()), wrong.numel()
 

@@ -14,8 +14,9 @@ fixed = torch.softmax(scores.masked_fill(~keep[:, None, None, :], float("-inf"))
 
 nan_rows = [int(w.isnan().any(dim=-1).sum()) for w in (wrong, fixed)]
 leak = [w[pad_keys & ~w.isnan()].max().item() for w in (wrong, fixed)]  # on [PAD] keys
-names = ["keep[:, None, :, None] → (B, 1, L_Q, 1)",  # the query axis: wrong
-         "keep[:, None, None, :] → (B, 1, 1, L_K)"]  # the key axis: fixed
-for i, name in enumerate(names):
-    print(f"{name}: NaN rows {nan_rows[i]} of {B * H * L}, "
+# the query axis (wrong), then the key axis (fixed)
+masks = ["keep[:, None, :, None]", "keep[:, None, None, :]"]
+shapes = ["(B, 1, L_Q, 1)", "(B, 1, 1, L_K)"]
+for i, mask in enumerate(masks):
+    print(f"{mask} → {shapes[i]}: NaN rows {nan_rows[i]} of {B * H * L}, "
           f"largest weight on a [PAD] key {leak[i]:.4f}")
