@@ -72,6 +72,27 @@ def test_no_raw_tex_names_where_a_reader_sees_them(site):
     assert not found, "\n".join(found[:30])
 
 
+# A Korean particle set apart from the word, code or formula it belongs to ("`mask` 는", "SDPA 의",
+# "$d_k$ 로"): Korean writes it attached ("`mask`는").
+PARTICLE = re.compile(r"[A-Za-z0-9_)\]%∞−\u2080-\u209c] (은|는|이|가|을|를|의|에|에서|로|으로|와|과|도|만|마다|인|부터|까지|보다"
+                      r"|처럼|입니다|이다|이고|이며|이면|이라|라는|이라는)(?=[\s.,:;)\]\"'*]|$)")
+
+
+def test_particles_attach_to_the_word_before_them(site):
+    found = []
+    for path in pages(site):
+        soup = page(site, path.rstrip("/"))
+        for e in soup.find_all(["head", "pre", "script", "style"]) + soup.select(".filename"):
+            e.decompose()
+        for e in soup.find_all(["code", "math"]):
+            e.replace_with("X")  # what stands before the particle; the space after it is what counts
+        seen = [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
+        for text in seen + [e.get_text() for e in soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])]:
+            text = " ".join(text.split())
+            found += [f"/{path}: …{text[max(m.start() - 25, 0):m.end() + 5]}…" for m in PARTICLE.finditer(text)]
+    assert not found, "\n".join(sorted(set(found))[:40])
+
+
 def test_no_traceback_or_external_request_anywhere(site):
     for html in site.rglob("*.html"):
         text = html.read_text(encoding="utf-8")

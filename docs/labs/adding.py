@@ -37,7 +37,7 @@ for n_pad in (2, 10, 50):
     print(f"{n_pad:>2} [PAD]: share per row", share)
 
 # %% [markdown]
-# ## −∞ 를 곱하면
+# ## −∞를 곱하면
 
 # %%
 # snippet: adding/multiply_inf.py
@@ -67,7 +67,7 @@ matches = [torch.allclose(w, r) for w, r in zip(weights_pos[:, keep], right)]
 print("row matches:", matches)
 
 # %% [markdown]
-# ## −∞ 를 더하면, 그리고 항등식
+# ## −∞를 더하면, 그리고 항등식
 
 # %%
 # snippet: adding/add_inf.py

@@ -52,7 +52,7 @@ torch.equal(weights @ V_odd, output)
 # %%
 not_scaled = torch.softmax(scores + M, dim=-1)
 print("나누지 않음:", not_scaled)
-print("√d_k 로 나눔:", weights)
+print("√d_k로 나눔:", weights)
 
 # %% [markdown]
 # ### 해 보기: 마스크를 뒤집어 넘기면
@@ -62,8 +62,8 @@ print("√d_k 로 나눔:", weights)
 #
 # <details markdown><summary>답</summary>
 #
-# 오류 없이, 두 쿼리 모두 `[PAD]` 하나만 보게 됩니다. 그 칸의 가중치가 $1$이므로 출력의 두 줄은 모두 `[PAD]`
-# 의 값 $(9, 9)$ 그대로입니다. 모양은 맞으니 어떤 검사도 걸리지 않습니다. API마다 `True`의 뜻이 다르다는 것은
+# 오류 없이, 두 쿼리 모두 `[PAD]` 하나만 보게 됩니다. 그 칸의 가중치가 $1$이므로 출력의 두 줄은 모두 `[PAD]`의
+# 값 $(9, 9)$ 그대로입니다. 모양은 맞으니 어떤 검사도 걸리지 않습니다. API마다 `True`의 뜻이 다르다는 것은
 # [패딩 마스크 장](../padding.md#conventions)에서 표로 정리합니다.
 #
 # </details>
@@ -88,7 +88,7 @@ F.scaled_dot_product_attention(Q, K, V, attn_mask=~keep)
 #
 # <details markdown><summary>답</summary>
 #
-# 키와 값, 그리고 점수와 가중치의 마지막 축($L_K$)이 바뀝니다. 출력은 그대로 (배치, 쿼리 수, $d_v$) 입니다.
+# 키와 값, 그리고 점수와 가중치의 마지막 축($L_K$)이 바뀝니다. 출력은 그대로 (배치, 쿼리 수, $d_v$)입니다.
 # 가중치 $(L_Q, L_K)$에 값 $(L_K, d_v)$를 곱하면 $L_K$ 축이 더해져 사라지기 때문입니다. 그래서 대답하는 쪽의
 # 길이가 얼마든, 어텐션을 지난 뒤에도 묻는 쪽 문장의 모양이 유지되고 잔차 연결로 `x`에 더할 수 있습니다.
 #

@@ -65,7 +65,7 @@ int(visible.sum())
 # <details markdown><summary>답</summary>
 #
 # 축 `1`은 헤드 축이라서, 같은 칸을 헤드끼리 나눠 갖습니다. 가린 칸은 모든 헤드에서 `-inf`라서 그 자리는
-# `nan`이 됩니다. 아래 셀이 그 수를 셉니다. 자세한 설명은 장의 [`-1` 로 쓰는 까닭](../causal.md#why-minus-one)에
+# `nan`이 됩니다. 아래 셀이 그 수를 셉니다. 자세한 설명은 장의 [`-1`로 쓰는 까닭](../causal.md#why-minus-one)에
 # 있습니다.
 #
 # </details>

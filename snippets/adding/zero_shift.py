@@ -23,7 +23,7 @@ for row, name, (color, ls, marker) in zip(share.T, ["나는", "학교에", "간�
 ax.axhline(0, color="#000000", lw=1.5, label="−∞ 더하기 (언제나 0)")
 ax.set_xlabel("진짜 토큰의 점수에 모두 더한 값 c")
 ax.set_ylabel("[PAD] 두 칸의 가중치 합")
-ax.set_title("0 을 곱하면 [PAD] 의 몫이 점수의 높낮이에 달린다")
+ax.set_title("0을 곱하면 [PAD]의 몫이 점수의 높낮이에 달린다")
 ax.set_ylim(-0.03, 1.0)
 ax.legend(fontsize=9)
 plt.tight_layout()

@@ -29,7 +29,7 @@ for dtype, (color, ls, marker) in styles.items():
     right.semilogy(z[kept].double(), e[kept], color=color, ls=ls, lw=2.5, marker=marker,
                    markevery=[0], label=f"{name}: {edge} 이하에서 0")
     right.axvline(zero_from[dtype], color=color, ls=ls, lw=1)
-right.set(title="부동소수점에서: 정확히 0 이 되는 곳", xlabel="$z$", ylim=(1e-48, 1e3))
+right.set(title="부동소수점에서: 정확히 0이 되는 곳", xlabel="$z$", ylim=(1e-48, 1e3))
 ticks = [-45, -30, -15, 0]  # math text: real minus signs in the exponents
 right.set_yticks([10.0**t for t in ticks], [f"$10^{{{t}}}$" for t in ticks])
 right.minorticks_off()

@@ -13,7 +13,7 @@ with torch.no_grad():  # q, k unchanged: scores are s
     mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))
 zero_if = {"True 칸이 0: True = 가림": m, "True 칸만 남음: True = 참여": ~m,
            "대각선 위가 0: 미래를 가림": torch.ones(L, L, dtype=torch.bool).triu(1),
-           "0 이 없음: 값이 점수에 더해짐": torch.zeros(L, L, dtype=torch.bool)}
+           "0이 없음: 값이 점수에 더해짐": torch.zeros(L, L, dtype=torch.bool)}
 rows = [  # API, mask given, its weights, that mask as an additive M: shown, then run
     ("masked_fill(m, -inf)", m, torch.softmax(s.masked_fill(m, -inf), -1),
      "torch.where(m, -inf, 0.0)", lambda m: torch.where(m, -inf, 0.0)),

@@ -22,11 +22,11 @@ keep = torch.tensor([[1, 1, 1], [0, 0, 0], [1, 1, 1]]) > 0  # row 1 may see no k
 inf, low, empty = float("-inf"), torch.finfo(torch.float32).min, ~keep.any(-1, True)
 methods = {  # name -> (fill, add M, weigh, set the empty row to 0 afterwards)
     "-inf 그대로": (inf, False, torch.softmax, False),
-    "-inf, 뒤에 줄을 0 으로": (inf, False, torch.softmax, True),
-    "finfo.min, 뒤에 줄을 0 으로": (low, False, torch.softmax, True),
-    "nan_to_num, masked_fill 로 가림": (inf, False, nan_to_num, False),
-    "nan_to_num, S + M 으로 가림": (inf, True, nan_to_num, False),
-    "where 두 번, S + M 으로 가림": (inf, True, double_where, False),
+    "-inf, 뒤에 줄을 0으로": (inf, False, torch.softmax, True),
+    "finfo.min, 뒤에 줄을 0으로": (low, False, torch.softmax, True),
+    "nan_to_num, masked_fill로 가림": (inf, False, nan_to_num, False),
+    "nan_to_num, S + M으로 가림": (inf, True, nan_to_num, False),
+    "where 두 번, S + M으로 가림": (inf, True, double_where, False),
     "SDPA, bool keep-mask": None,
 }
 row, grad_nans = [], []

@@ -18,7 +18,7 @@ for d_k in dks:  # one figure per d_k: the page's slider moves among them
     x = torch.arange(8.0)
     ax.bar(x - 0.2, raw.numpy(), 0.4, color="#D55E00", label="나누지 않음")
     ax.bar(x + 0.2, scaled.numpy(), 0.4, color="#0072B2", hatch="//",
-           edgecolor="white", label="√d_k 로 나눔")
+           edgecolor="white", label="√d_k로 나눔")
     ax.set_xticks(x, [f"키 {j}" for j in keys])
     ax.set_ylim(0, 1.3)  # room above the bars for the legend
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])

@@ -9,7 +9,7 @@ torch.manual_seed(0)
 length, trials = 30, 16  # 16 score matrices of 30 x 30 per d_k
 dims = [4, 16, 64, 256, 1024, 4096]
 divisors = {"none": lambda d: 1, "sqrt(d)": lambda d: d**0.5, "d": lambda d: d}
-labels = ["나누지 않음", r"$\sqrt{d_k}$ 로 나눔", r"$d_k$ 로 나눔"]
+labels = ["나누지 않음", r"$\sqrt{d_k}$로 나눔", r"$d_k$로 나눔"]
 entropy = {name: [] for name in divisors}  # mean entropy of a row, in nats
 top = {name: [] for name in divisors}  # mean largest weight of a row
 for d in dims:
