@@ -22,10 +22,19 @@ for guard in (False, True):
     print(f"{name}: m = {m.tolist()}, l = {l.tolist()}\n{rows[name]}")
 rows["torch.softmax"] = torch.softmax(x, dim=-1)
 rows["torch._safe_softmax"] = torch._safe_softmax(x, -1)
-q, k, v = torch.zeros(1, 1, 2, 1), torch.zeros(1, 1, 6, 1), torch.eye(6)[None, None]
-# q k^T = 0, so the scores are the mask x; v = identity, so the output is the weights
-rows["SDPA (CPU flash)"] = F.scaled_dot_product_attention(q, k, v, attn_mask=x)[0, 0]
+q, k, v = torch.zeros(1, 1, 2, 6), torch.zeros(1, 1, 6, 6), torch.eye(6)[None, None]
+sdpa = F.scaled_dot_product_attention  # q k^T = 0: the scores are the mask x
+with sdpa_kernel(SDPBackend.FLASH_ATTENTION):  # v = identity: the output is the weights
+    rows["SDPA (CPU flash)"] = sdpa(q, k, v, attn_mask=x)[0, 0]
 with sdpa_kernel(SDPBackend.MATH):  # softmax, then _safe_softmax's zeros
-    rows["SDPA (math)"] = F.scaled_dot_product_attention(q, k, v, attn_mask=x)[0, 0]
-for name in list(rows)[2:]:
-    print(f"{name}:\n{rows[name]}")
+    rows["SDPA (math)"] = sdpa(q, k, v, attn_mask=x)[0, 0]
+names = list(rows)  # each way of computing, and its two rows
+no_key, late_key = [r[0] for r in rows.values()], [r[1] for r in rows.values()]
+print(*(f"{name}:\n{rows[name]}" for name in names[2:]), sep="\n")
+g = torch.Generator().manual_seed(0)  # the kernel's key blocks hold 512 keys (source)
+qb, kb, vb = (torch.randn(1, 1, n, 8, generator=g) for n in (1, 1024, 1024))
+late = (torch.arange(1024) >= 600)[None]  # keys 0..599 hidden: all of the first block
+with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+    by_blocks = sdpa(qb, kb, vb, attn_mask=late)
+late_gap = (by_blocks - sdpa(qb, kb[..., 600:, :], vb[..., 600:, :])).abs().max().item()
+print(f"keys 0..599 of 1024 hidden: max |flash - SDPA on the rest| = {late_gap:.1e}")
