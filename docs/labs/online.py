@@ -80,7 +80,7 @@ print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
 # <details markdown><summary>답</summary>
 #
 # math 커널은 점수를 만든 뒤 `aten._safe_softmax`를 부릅니다. 모두 가려진 줄이 $0$이 되는 까닭이 이것입니다. flash
-# 커널은 `aten._scaled_dot_product_flash_attention_for_cpu` 하나를 부르고, 그 안에서 블록마다 온라인 소프트맥스를
+# 커널은 이름이 `_for_cpu`로 끝나는 연산 하나(출력의 마지막 이름)를 부르고, 그 안에서 블록마다 온라인 소프트맥스를
 # 계산합니다. 불리언 마스크는 그 전에 `aten.where`로 가산 마스크가 됩니다.
 #
 # </details>
