@@ -72,38 +72,26 @@ print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
 # snippet: online/guard.py
 
 # %% [markdown]
-# ### 해 보기: SDPA 는 어떤 연산을 부르나
+# ### 해 보기: SDPA 의 기본 선택은 어느 연산인가
 #
-# `__torch_dispatch__`로 SDPA가 부르는 ATen 연산의 이름을 모아 봅니다. math 커널에는 `_safe_softmax`가 보일까요? CPU의
-# flash 커널을 고르면 어떤 연산이 보일까요?
+# CPU에서 SDPA의 기본 선택이 정말 flash 커널이라면, 같은 입력을 `torch.ops.aten` 의 CPU flash 연산에 직접 넘긴
+# 결과와 비트까지 같아야 합니다. 두 결과를 `torch.equal`로 견주고, 그 연산이 함께 돌려주는 lse에서 볼 키가 없는
+# 줄의 값도 봅니다.
 #
 # <details markdown><summary>답</summary>
 #
-# math 커널은 점수를 만든 뒤 `aten._safe_softmax`를 부릅니다. 모두 가려진 줄이 $0$이 되는 까닭이 이것입니다. flash
-# 커널은 이름이 `_for_cpu`로 끝나는 연산 하나(출력의 마지막 이름)를 부르고, 그 안에서 블록마다 온라인 소프트맥스를
-# 계산합니다. 불리언 마스크는 그 전에 `aten.where`로 가산 마스크가 됩니다.
+# 비트까지 같습니다(`True`). 이 연산은 불리언 마스크를 받지 않으므로 `x`처럼 `q`와 같은 자료형의 가산 마스크를
+# 넘깁니다. SDPA는 불리언 마스크를 받으면 먼저 가산 마스크로 바꿔 이 연산에 넘깁니다. 볼 키가 없는 첫 줄의 lse는 $-\infty$가 아니라 $0$입니다. 커널이 끝에서 $m$을
+# $0$으로, $l$을 $1$로 바꾼 뒤 $m + \log l$을 저장하기 때문입니다. 이 값이 합치기에서 문제가 되는 것을 다음 절에서
+# 봅니다.
 #
 # </details>
 
 # %%
-from torch.utils._python_dispatch import TorchDispatchMode
-
-
-class Calls(TorchDispatchMode):  # records every ATen op that runs inside `with Calls()`
-    def __init__(self):
-        super().__init__()
-        self.names = []
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.names.append(str(func).split(".")[1])
-        return func(*args, **(kwargs or {}))
-
-
-keep_x = x > -inf  # a bool mask, made outside the recording
-for backend in (SDPBackend.MATH, SDPBackend.FLASH_ATTENTION):
-    with sdpa_kernel(backend), Calls() as calls:
-        sdpa(q, k, v, attn_mask=keep_x)
-    print(f"{backend.name}: {list(dict.fromkeys(calls.names))}")
+cpu_flash = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu
+direct, direct_lse = cpu_flash(q, k, v, attn_mask=x)
+print("SDPA == the CPU flash op:", torch.equal(direct, sdpa(q, k, v, attn_mask=x)))
+print("its lse per row:", direct_lse.flatten().tolist())
 
 # %% [markdown]
 # ## lse 로 합치기
