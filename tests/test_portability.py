@@ -20,6 +20,7 @@ CAPABILITIES = ["default", "avx2"]
 VARIES = {
     "adding/fused.py", "causal/unequal.py", "decoding/kv_cache.py", "padding/encoder.py", "pitfalls/sum_check.py", "scaling/sweep.py", "softmax/range.py",
     "softmax/temperature.py", "together/empty_rows.py", "together/multihead.py",
+    "online/attention.py", "online/figure.py", "online/guard.py", "online/merge.py",
 }
 
 SEEN = """

@@ -1,0 +1,132 @@
+# %% [markdown]
+# # 실습: 온라인 소프트맥스
+#
+# [온라인 소프트맥스](../online.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터 차례로
+# 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
+
+# %% [markdown]
+# ## 블록마다 고치는 m과 l
+#
+# 점수 한 줄을 블록으로 나눠, 누적 최댓값 $m$과 누적 합 $l$을 블록마다 고칩니다. 마지막 $(m, l)$로 만든 확률은
+# `torch.softmax`와 같습니다.
+
+# %%
+# snippet: online/softmax.py
+
+# %% [markdown]
+# ### 해 보기: 블록 크기를 바꾸면
+#
+# 같은 줄 `x`를 블록 크기 $1$, $2$, $3$, $8$로 계산하면, 블록마다의 $m$과 $l$은 어떻게 달라질까요? 마지막 $(m, l)$은
+# 블록 크기에 따라 달라질까요?
+#
+# <details markdown><summary>답</summary>
+#
+# 중간값은 블록 크기에 따라 다릅니다. 블록이 작을수록 $m$이 여러 번 나눠 오르고, 그때마다 $l$이 줄었다가 다시
+# 커집니다. 그러나 마지막 $m$은 언제나 줄의 최댓값이고, 마지막 $l$은 $\sum_j e^{x_j - m}$입니다. 반올림만큼의
+# 차이를 빼면 블록 크기와 상관이 없습니다. 블록이 줄 길이 이상이면 블록이 하나뿐이라 보통의 최댓값 빼기가 됩니다.
+#
+# </details>
+
+# %%
+for size in (1, 2, 3, 8):
+    steps = [(round(m.item(), 4), round(l.item(), 4)) for m, l in online_stats(x, size)]
+    print(f"block {size}: (m, l) per block = {steps}")
+
+# %% [markdown]
+# ## 출력도 같은 배율로: online_attention
+#
+# 정규화하지 않은 출력을 $l$과 같은 배율로 고치고, 맨 끝에 $l$로 나눕니다. 쿼리 `0`은 볼 키가 없습니다.
+
+# %%
+# snippet: online/attention.py
+
+# %% [markdown]
+# ### 해 보기: 첫 블록만 가린 쿼리
+#
+# 쿼리 `2`가 앞의 키 둘을 못 보게 `keep`을 바꾸고 블록 크기를 $2$로 하면, 첫 블록을 처리하는 동안 그 줄의
+# $m$은 $-\infty$입니다. 결과는 SDPA와 같을까요?
+#
+# <details markdown><summary>답</summary>
+#
+# 같습니다. 빼는 값이 $-\infty$일 때 $0$을 빼는 보호 덕분에, 가려진 블록에서는 $l$과 출력의 누적값이 $0$으로 남고
+# 진짜 키를 만나는 블록부터 정상으로 계산됩니다. 보호가 없으면 첫 블록에서 $-\infty - (-\infty)$가 `nan`을 만들고,
+# 그 `nan`은 뒤의 블록에서도 지워지지 않습니다.
+#
+# </details>
+
+# %%
+late = keep.clone()
+late[2, :2] = False
+mine, _ = online_attention(q, k, v, late, 2)
+theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=late)
+print("query 2 sees keys:", late[2].nonzero().flatten().tolist())
+print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
+
+# %% [markdown]
+# ## 볼 키가 없는 줄
+#
+# 보호하지 않은 계산, 보호한 계산, `torch.softmax`, `torch._safe_softmax`, SDPA의 두 커널을 견줍니다.
+
+# %%
+# snippet: online/guard.py
+
+# %% [markdown]
+# ### 해 보기: SDPA의 기본 선택은 어느 연산인가
+#
+# CPU에서 SDPA의 기본 선택이 정말 flash 커널이라면, 같은 입력을 `torch.ops.aten`의 CPU flash 연산에 직접 넘긴
+# 결과와 비트까지 같아야 합니다. 두 결과를 `torch.equal`로 견주고, 그 연산이 함께 돌려주는 lse에서 볼 키가 없는
+# 줄의 값도 봅니다.
+#
+# <details markdown><summary>답</summary>
+#
+# 비트까지 같습니다(`True`). 이 연산은 불리언 마스크를 받지 않으므로 `x`처럼 `q`와 같은 자료형의 가산 마스크를
+# 넘깁니다. SDPA는 불리언 마스크를 받으면 먼저 가산 마스크로 바꿔 이 연산에 넘깁니다. 볼 키가 없는 첫 줄의 lse는 $-\infty$가 아니라 $0$입니다. 커널이 끝에서 $m$을
+# $0$으로, $l$을 $1$로 바꾼 뒤 $m + \log l$을 저장하기 때문입니다. 이 값이 합치기에서 문제가 되는 것을 다음 절에서
+# 봅니다.
+#
+# </details>
+
+# %%
+cpu_flash = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu
+direct, direct_lse = cpu_flash(q, k, v, attn_mask=x)
+print("SDPA == the CPU flash op:", torch.equal(direct, sdpa(q, k, v, attn_mask=x)))
+print("its lse per row:", direct_lse.flatten().tolist())
+
+# %% [markdown]
+# ## lse로 합치기
+#
+# CPU의 flash 커널이 돌려주는 `(output, logsumexp)`로 키를 반씩 나눠 계산하고 합칩니다.
+
+# %%
+# snippet: online/merge.py
+
+# %% [markdown]
+# ### 해 보기: 셋으로 나누면
+#
+# 키 여덟 개를 $3, 3, 2$ 개로 나눠 계산하고, `merge`를 두 번 불러 합치면 한 번에 계산한 것과 같을까요? 합치는
+# 순서를 바꾸면 어떨까요?
+#
+# <details markdown><summary>답</summary>
+#
+# 같습니다(반올림 범위에서). lse로 합치는 것은 "지수의 합을 더하는 것"이라 순서와 묶는 방법에 상관이 없습니다.
+# 다만 쿼리 `0`처럼 한 조각에서 볼 키가 없는 줄은 그 조각의 lse를 $-\infty$로 바로잡아야 합니다. 아래 셀은
+# 조각마다 마스크에서 그런 줄을 찾아 고칩니다.
+#
+# </details>
+
+# %%
+pieces = []
+for h in (slice(0, 3), slice(3, 6), slice(6, 8)):
+    out_h, lse_h = flash(q, k[..., h, :], v[..., h, :], attn_mask=hide[:, h])
+    pieces.append((out_h, lse_h.masked_fill(torch.isneginf(hide[:, h]).all(-1), -torch.inf)))
+left = merge(*merge(*pieces[0], *pieces[1]), *pieces[2])
+right = merge(*pieces[0], *merge(*pieces[1], *pieces[2]))
+print(f"((1, 2), 3): max gap {(left[0] - full).abs().max().item():.1e}")
+print(f"(1, (2, 3)): max gap {(right[0] - full).abs().max().item():.1e}")
+
+# %% [markdown]
+# ## 그림: 블록마다의 m과 l
+
+# %%
+# snippet: online/figure.py
