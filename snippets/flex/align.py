@@ -16,8 +16,9 @@ with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see t
             keep = torch.arange(L_K) <= torch.arange(L_Q)[:, None] + offset  # dense
             block = create_block_mask(mask_mod, 1, 1, L_Q, L_K, device="cpu")
             out = flex_attention(q, k, v, block_mask=block)[0, 0]
-            name = f"{align}, L_Q={L_Q}, L_K={L_K}"
+            name = align, L_Q, L_K
             seen[name] = keep.sum(-1).tolist()
             gap[name] = (out - sdpa(q, k, v, attn_mask=keep)).abs().max().item()
             empty[name] = out[keep.sum(-1) == 0].tolist()  # flex gives these rows 0
-            print(f"{name:>29}: keys seen {seen[name]}")
+            print(f"{align:>12}, L_Q={L_Q}, L_K={L_K}: keys seen {seen[name]}")
+aligns, l_q, l_k = zip(*seen)  # the table's row labels
