@@ -110,8 +110,11 @@ def execute(name: str, text: str, key: str) -> Any:
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
         client = NotebookClient(book, config=ipc, kernel_name="python3", timeout=300, record_timing=False,
                                 resources={"metadata": {"path": folder}})
+        # The kernel draws figures inline, whatever backend the caller's environment names (a
+        # headless CI often sets MPLBACKEND=Agg, which would leave every figure out of the page).
+        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
         try:
-            client.execute()
+            client.execute(env=env)
         except CellExecutionError as error:
             report = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # the kernel colours its traceback
             raise LabError(f"docs/labs/{name}.py: a cell raised while the notebook ran\n{report}") from None

@@ -79,6 +79,15 @@ def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):
     assert not labs.is_current(path, "key-2")
 
 
+def test_figures_are_drawn_inline_whatever_backend_the_environment_names(monkeypatch):
+    # MPLBACKEND=Agg (set by headless CI, or by another test in the same worker) once left every
+    # lab figure out of the page, so two builds of one commit differed.
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    text = _notebook("import matplotlib.pyplot as plt", "plt.plot([0, 1]); plt.show()")
+    outputs = labs.execute("figure", text, "k").cells[-1].outputs
+    assert any("image/png" in o.get("data", {}) for o in outputs), outputs
+
+
 def test_the_reuse_key_changes_with_the_cpu_capability():
     # A lab run under another CPU setting printed other rounding: its outputs must not be reused.
     code = "from handbook.labs import environment; print(environment())"
