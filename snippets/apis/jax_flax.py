@@ -24,15 +24,15 @@ causal = run(2, is_causal=True)
 corner = "왼쪽 위" if jnp.array_equal(causal != 0, jnp.tri(2, 4, dtype=bool)) else "?"
 pad_q, pad_k = jnp.array([[1, 1, 0]]), jnp.array([[1, 1, 1, 0]])  # 1 = token
 flax_mask = nn.make_attention_mask(pad_q, pad_k)[0, 0]  # float32, 1 = attend
-flax_w, flax_03 = (nn.dot_product_attention_weights(q, k, None, m[None, None])[0, 0]
+fw, w03 = (nn.dot_product_attention_weights(q, k, None, m[None, None])[0, 0]
                    for m in (flax_mask, 0.3 * flax_mask))  # 0.3: does nonzero attend?
 flax_square = nn.make_causal_mask(pad_k)[0, 0].shape  # (L, L): one length only
 polarity = "True = 참여" if same(run(mask=keep[None, None])) else "?"
 rows = [("`jax.nn.dot_product_attention`", polarity, "/".join(kinds), "`bias` 로 더함",
          f"mask {as_mask}, bias {as_bias}",
          corner, f"{_get_large_negative(jnp.float16).item():g}"),
-        ("Flax `make_attention_mask`", "1 = 참여" if same(flax_w) else "?",
-         str(flax_mask.dtype), "0 아닌 값 = 참여" * same(flax_03) or "?", kind(flax_w[2]),
+        ("Flax `make_attention_mask`", "1 = 참여" if same(fw) else "?",
+         str(flax_mask.dtype), "0 아닌 값 = 참여" if same(w03) else "?", kind(fw[2]),
          "정사각형만" if flax_square[0] == flax_square[1] else "?",
          f"{jnp.finfo(jnp.float16).min.item():g}")]  # flax/linen/attention.py
 api, polarity, kinds, floats, fully, causal, fill16 = zip(*rows)
