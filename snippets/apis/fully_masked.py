@@ -14,7 +14,7 @@ forms = {"bool": lambda d: keep, "-inf": fill(lambda d: -torch.inf),
          "finfo.min": fill(lambda d: torch.finfo(d).min)}
 mha = torch.nn.MultiheadAttention(4, 1, bias=False, batch_first=True)
 mha.load_state_dict({"in_proj_weight": eye.repeat(3, 1), "out_proj.weight": eye})
-flex = lambda q, k, v, m: flex_attention(*(t.detach() for t in (q, k, v)), **(  # no grad
+flex = lambda q, k, v, m: flex_attention(*(t.detach() for t in (q, k, v)), **(
     {"block_mask": create_block_mask(lambda b, h, i, j: m[i, j], 1, 1, 3, 4, "cpu")}
     if m.dtype == torch.bool else {"score_mod": lambda x, b, h, i, j: x + m[i, j]}))
 nw = lambda n: lambda q, k, v, m: mha.to(q.dtype)(q[0], k[0], v[0], need_weights=n,
