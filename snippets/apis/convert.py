@@ -28,7 +28,7 @@ def from_keep(keep, kind, dtype=torch.float32):
 
 
 # --- demo ---
-keep = torch.tensor([[1, 1, 1, 0], [1, 1, 1, 0], [0, 0, 0, 0]]).bool()  # the probe's mask
+keep = torch.tensor([[1, 1, 1, 0], [1, 1, 1, 0], [0, 0, 0, 0]]).bool()  # the probe's
 made = {kind: from_keep(keep, kind, torch.float16) for kind in KINDS}
 errors, calls = [], [(keep.int(), "keep"), (2 * made["finfo_min"], "finfo_min"),
                      (keep, "torch"), (made["additive"], "keras")]  # 2 min: -inf
