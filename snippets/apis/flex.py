@@ -1,15 +1,17 @@
 import warnings
 
 import torch
+from torch.nn.attention import flex_attention as flex
 from torch.nn.attention.flex_attention import create_block_mask, flex_attention
 
 S = torch.tensor([[0.3, 1.2, -0.4, 0.8], [-1.0, 0.5, 0.9, -0.2], [1.1, -0.7, 0.2, 0.4]])
 keep = torch.tensor([[1, 1, 1, 0], [1, 1, 1, 0], [0, 0, 0, 0]]).bool()  # row 3: no key
 q, k, v = S[None, None], 2 * torch.eye(4)[None, None], torch.eye(4)[None, None]
 ref = torch.softmax(S.masked_fill(~keep, -torch.inf), -1)  # softmax(S + M)
-keep_mod = lambda b, h, q_idx, kv_idx: keep[q_idx, kv_idx]  # True = takes part
+keep_mod = lambda b, h, q_idx, kv_idx, keep=keep: keep[q_idx, kv_idx]  # True: attend
 causal_mod = lambda b, h, q_idx, kv_idx: q_idx >= kv_idx  # the usual one, by hand
 
+flex._WARNINGS_SHOWN.discard("flex_attention_performance")  # torch warns once a process
 with warnings.catch_warnings(record=True) as caught:  # shown on the page on purpose
     warnings.simplefilter("always")
     block = create_block_mask(keep_mod, 1, 1, 3, 4, "cpu")  # B, H, L_Q, L_K
