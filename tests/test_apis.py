@@ -122,7 +122,7 @@ def probes(draw):
     return scores, keep
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=10, deadline=None, derandomize=True)
 @given(probe=probes())
 def test_read_api_reads_torch_the_same_on_any_probe(probe):
     s, keep = probe
