@@ -102,7 +102,7 @@ def test_to_keep_rejects_what_it_cannot_read(mask, kind, error, match):
     ],
 )
 def test_from_keep_rejects_bad_arguments(keep, kind, dtype):
-    with pytest.raises(ValueError, match=r"want bool, KINDS, float"):
+    with pytest.raises(ValueError, match=r"want bool, kinds\(\), float"):
         from_keep(keep, kind, dtype)
 
 
