@@ -21,6 +21,7 @@ gap = lambda out: max((out[i, -len(s):] - alone[i]).abs().max().item()
 masked_gap, unmasked_gap = gap(batched), gap(unmasked)
 pad_finite = bool(batched.isfinite().all())  # the [PAD] queries' logits too
 print(f"{ids.tolist()} {mask_2d.tolist()}")
-print(f"real tokens vs alone: with mask {masked_gap:.1e}, without {unmasked_gap:.1e}")
+print("real tokens as alone, with mask (gap < 1e-6):", masked_gap < 1e-6)  # rounding
+print("real tokens as alone, without (gap < 1e-6):", unmasked_gap < 1e-6)  # sets digits
 print("all logits finite:", pad_finite)
 print("transformers", version := transformers.__version__)
