@@ -23,7 +23,7 @@ eager = {str(x.message).split(" - ")[0] for x in caught}  # one notice, every ca
 w, half, c = w[0, 0], half[0, 0], c[0, 0]
 polarity = "True = 참여" if torch.allclose(w[:2], ref[:2], atol=1e-6) else "?"
 corner = "왼쪽 위" if c.ne(0).equal(torch.ones(2, 4).bool().tril()) else "?"
-rows = [("FlexAttention `mask_mod`", polarity, "함수 (bool)", "`score_mod` 로 바꿈",
+rows = [("FlexAttention `mask_mod`", polarity, "함수 (bool)", "`score_mod`로 바꿈",
          "0" if w[2].eq(0).all() else "?", corner + " (직접 씀)",
          "-inf" if half[2].eq(0).all() else "?")]  # only -inf rows come out as 0
 api, polarity, kinds, floats, fully, causal, fill16 = zip(*rows)

@@ -27,7 +27,7 @@ names = {"왼쪽 위": torch.ones(2, 4).tril(), "오른쪽 아래": torch.ones(2
 align = [next(n for n, t in names.items() if t.equal(c.float())) for c in corner]
 rows = [("HF `attention_mask` (2-D)",
          "0 아닌 값 = 참여" if eager[0, 2, 2] == 0 else "?", "/".join(kinds),
-         "bool 로 읽음" if "float" in kinds else "?",
+         "bool로 읽음" if "float" in kinds else "?",
          f"sdpa {kind(w_sdpa[0])}, eager {kind(w_eager[0])}",
          f"캐시 없이 {align[0]}, 캐시 뒤 {align[1]}", f"{eager16.min().item():g}")]
 api, polarity, kinds, floats, fully, causal, fill16 = zip(*rows)

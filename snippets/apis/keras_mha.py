@@ -25,7 +25,7 @@ fused, scores = run(keep)[0, 2], run(keep, return_attention_scores=True)[1][0, 0
 causal = run(None, 2, use_causal_mask=True)[0]
 corner = "왼쪽 위" if causal.ne(0).equal(torch.ones(2, 4).bool().tril()) else "?"
 rows = [("Keras `MultiHeadAttention`", polarity, "/".join(kinds),
-         "bool 로 읽음 (0/-inf 는 뒤집힘)" if inverted else "?",
+         "bool로 읽음 (0/-inf는 뒤집힘)" if inverted else "?",
          f"{kind(fused)} (점수를 돌려받으면 {kind(scores)})", corner,
          f"{_get_large_negative('float16').item():g}")]
 api, polarity, kinds, floats, fully, causal, fill16 = zip(*rows)

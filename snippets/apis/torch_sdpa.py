@@ -16,7 +16,7 @@ def read_api(api, s, keep):
     same = lambda w, ref: w is not None and torch.allclose(w[:-1], ref, atol=1e-3)
     flip, f = same(out["bool"], sm(~keep)), out.get("float")
     added = same(f, torch.softmax(s + keep.float(), -1)[:-1])
-    floats = "점수에 더함" if added else "bool 로 읽음" if same(f, sm(keep)) else "거부"
+    floats = "점수에 더함" if added else "bool로 읽음" if same(f, sm(keep)) else "거부"
     w = api(~keep if flip else keep).float()[-1]
     rows = {"nan": w.isnan(), "0": w == 0, "균등": (w - 1 / len(w)).abs() < 1e-3,
             "안 가린 것과 같음": (w - torch.softmax(s[-1], -1)).abs() < 1e-3}
