@@ -214,3 +214,25 @@ def test_jax_and_flax_as_measured():
     assert by_mask.std() < 1e-6 and jnp.isnan(by_bias).all(), f"{where}: mask uniform, bias nan"
     flax_w = nn.dot_product_attention_weights(q, k, None, keep[None, None])[0, 0, 2]
     assert flax_w.std() < 1e-6, f"{where}: flax's fully masked row is uniform"
+
+
+NESTED_TWICE = """
+import warnings
+import torch
+layer = torch.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+encoder = torch.nn.TransformerEncoder(layer, num_layers=1).eval()
+pad = torch.tensor([[False, True], [True, True]])
+with torch.no_grad(), warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    for _ in range(2):
+        encoder(torch.randn(2, 2, 8), src_key_padding_mask=pad)
+print(sum("nested tensors is in prototype stage" in str(w.message) for w in caught))
+"""
+
+
+def test_torch_warns_about_nested_tensors_once_a_process():
+    # Why apis/transformer.py and padding/encoder.py silence that warning (apis.md says so).
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", NESTED_TWICE], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1", f"torch {torch.__version__}: the encoder's nested-tensor warning came {out.stdout.strip()} times"
