@@ -25,7 +25,7 @@ layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True
 encoder, x = torch.nn.TransformerEncoder(layer, 1), torch.randn(2, 3, 8)
 pads = torch.tensor([[False, False, True], [True, True, True]])  # sequence 2: all [PAD]
 trained = encoder(x, src_key_padding_mask=pads)[1]
-with torch.no_grad(), warnings.catch_warnings():  # torch's once-a-process notice: see page
+with torch.no_grad(), warnings.catch_warnings():  # once a process: see the page
     warnings.filterwarnings("ignore", "The PyTorch API of nested tensors")
     fast = encoder.eval()(x, src_key_padding_mask=pads)[1]
 kind = lambda y: "0" if y.eq(0).all() else "유한한 값" if y.isfinite().all() else "?"

@@ -12,8 +12,8 @@ encoder.train()
 trained = encoder(x, src_key_padding_mask=pad)
 encoder.eval()
 with torch.no_grad(), warnings.catch_warnings():
-    # The fast path builds a nested tensor, and torch says once a process that their API is
-    # a prototype: whether a run shows it depends on what ran before, so it is silenced here.
+    # The fast path builds a nested tensor; torch warns once a process that their API
+    # is a prototype, so whether a run shows it depends on what ran before: silenced.
     warnings.filterwarnings("ignore", "The PyTorch API of nested tensors")
     fast = encoder(x, src_key_padding_mask=pad)
 pad_train = trained[pad].abs().max().item()  # ordinary outputs at the [PAD] positions
