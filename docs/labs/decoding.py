@@ -81,9 +81,11 @@ print(f"two at a time: max |diff| = {(by_two - full).abs().max().item():.1e}")
 
 keys, values = x @ w[1], x @ w[2]
 for i in range(4, 8):  # one new query, cache of i + 1 keys, top-left aligned
-    out = F.scaled_dot_product_attention(x[i:i + 1] @ w[0], keys[:i + 1], values[:i + 1],
+    query = x[i:i + 1] @ w[0]
+    out = F.scaled_dot_product_attention(query, keys[:i + 1], values[:i + 1],
                                          is_causal=True)
-    print(f"is_causal=True, token {i}: |diff| = {(out - full[i]).abs().max().item():.3f},",
+    diff = (out - full[i]).abs().max().item()
+    print(f"is_causal=True, token {i}: |diff| = {diff:.3f},",
           f"equals the first value vector: {torch.allclose(out[0], values[0])}")
 try:
     small = new_cache(6, 6)

@@ -17,7 +17,8 @@
 
 # %%
 for name, m in keep.items():
-    print(f"{name:>15}: keys per row {m[0, 0].sum(-1).tolist()}, max |flex - SDPA| < 1e-6: {gap[name] < 1e-6}")
+    print(f"{name:>15}: keys per row {m[0, 0].sum(-1).tolist()},",
+          f"max |flex - SDPA| < 1e-6: {gap[name] < 1e-6}")
 
 # %% [markdown]
 # ### 해 보기: 양방향 슬라이딩 윈도
@@ -36,10 +37,12 @@ for name, m in keep.items():
 both = lambda b, h, q, kv: (q - kv).abs() <= 2  # noqa: E731
 dense_both = create_mask(both, 1, 1, 8, 8, device="cpu")[0, 0]
 print(dense_both.sum(-1).tolist())
-with warnings.catch_warnings():  # eager flex_attention on CPU: the chapter shows this warning
+with warnings.catch_warnings():  # eager flex_attention on CPU warns: see the chapter
     warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
-    out = flex_attention(q, k, v, block_mask=create_block_mask(both, 1, 1, 8, 8, device="cpu"))
-print("max |flex - SDPA|:", (out - sdpa(q, k, v, attn_mask=dense_both)).abs().max().item())
+    block = create_block_mask(both, 1, 1, 8, 8, device="cpu")
+    out = flex_attention(q, k, v, block_mask=block)
+gap_both = (out - sdpa(q, k, v, attn_mask=dense_both)).abs().max().item()
+print("max |flex - SDPA|:", gap_both)
 
 # %% [markdown]
 # ## 슬라이딩 윈도의 세 규약
@@ -66,7 +69,9 @@ print("max |flex - SDPA|:", (out - sdpa(q, k, v, attn_mask=dense_both)).abs().ma
 for W in (2, 5):
     hf = and_masks(causal, lambda b, h, q, kv, W=W: kv > q - W)
     fa = lambda b, h, q, kv, W=W: (q - (W - 1) <= kv) & (kv <= q)  # noqa: E731
-    print(W, torch.equal(create_mask(hf, 1, 1, 12, 12, device="cpu"), create_mask(fa, 1, 1, 12, 12, device="cpu")))
+    same = torch.equal(create_mask(hf, 1, 1, 12, 12, device="cpu"),
+                       create_mask(fa, 1, 1, 12, 12, device="cpu"))
+    print(W, same)
 
 # %% [markdown]
 # ## 문서 마스크와 packing
@@ -93,9 +98,11 @@ for W in (2, 5):
 three = [2, 3, 3]
 reset3 = torch.cat([torch.arange(n) for n in three])
 docs3 = and_masks(causal, document(three, 8))
-with warnings.catch_warnings():  # eager flex_attention on CPU: the chapter shows this warning
+with warnings.catch_warnings():  # eager flex_attention on CPU warns: see the chapter
     warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
-    alone3 = torch.cat([layer(x[a:a + n], table[:n], w, causal) for a, n in zip((0, 2, 5), three)])
+    starts = (0, 2, 5)
+    alone3 = torch.cat([layer(x[a:a + n], table[:n], w, causal)
+                        for a, n in zip(starts, three)])
     packed3 = layer(x, table[reset3], w, docs3)
 print(reset3.tolist(), "max |packed - alone|:", (packed3 - alone3).abs().max().item())
 

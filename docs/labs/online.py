@@ -119,7 +119,8 @@ print("its lse per row:", direct_lse.flatten().tolist())
 pieces = []
 for h in (slice(0, 3), slice(3, 6), slice(6, 8)):
     out_h, lse_h = flash(q, k[..., h, :], v[..., h, :], attn_mask=hide[:, h])
-    pieces.append((out_h, lse_h.masked_fill(torch.isneginf(hide[:, h]).all(-1), -torch.inf)))
+    no_key = torch.isneginf(hide[:, h]).all(-1)  # rows that see no key in this piece
+    pieces.append((out_h, lse_h.masked_fill(no_key, -torch.inf)))
 left = merge(*merge(*pieces[0], *pieces[1]), *pieces[2])
 right = merge(*pieces[0], *merge(*pieces[1], *pieces[2]))
 print(f"((1, 2), 3): max gap {(left[0] - full).abs().max().item():.1e}")
