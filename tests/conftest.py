@@ -1,6 +1,9 @@
 """Shared test setup: derandomised property tests, the `site` marker, and one site build per run."""
 
+import hashlib
 import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,13 +28,39 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.site)
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory, worker_id):
-    """The site, built once per test run by `mkdocs build --strict` (tools/website.py), however many
-    xdist workers ask for it: the first builds it under a lock, the others wait and reuse it. If
-    that build fails, the others fail at once with its message instead of building again."""
-    from website import build, build_once
+def inputs() -> str:
+    """A digest of everything the built site is made from: the pages, labs, snippets and plugin, the
+    config and pins, the commit (its time dates the sitemap), the variables the build reads, and
+    the environment the labs' key covers (interpreter, every installed distribution, CPU kernels)."""
+    from handbook.labs import environment
 
-    if worker_id == "master":  # not distributed
-        return build(tmp_path_factory.mktemp("site"))
-    return build_once(tmp_path_factory.getbasetemp().parent)  # the same folder for every worker of this run
+    h = hashlib.sha256()
+    for folder in ("docs", "snippets", "handbook"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    for name in ("mkdocs.yml", "pyproject.toml", "requirements.txt"):
+        h.update((ROOT / name).read_bytes())
+    commit = subprocess.run(["git", "log", "-1", "--format=%H %ct"], cwd=ROOT, capture_output=True, text=True)
+    h.update(commit.stdout.encode())
+    h.update(repr([os.environ.get(k) for k in ("SITE_URL", "REPO_URL", "LABS_CACHE")]).encode())
+    h.update(environment().encode())
+    return h.hexdigest()[:16]
+
+
+@pytest.fixture(scope="session")
+def site(testrun_uid):
+    """The site, built by `mkdocs build --strict` (tools/website.py) once for all the test groups of
+    a `make test` and their xdist workers: it lives in .cache/test-site/<digest of its inputs>, so
+    any change to what it is made from builds it again. The first process to ask builds it under a
+    lock; the others wait and reuse it. If that build fails, the others of this run fail at once
+    with its message; the next run tries again."""
+    from website import build_once
+
+    key = inputs()
+    folder = ROOT / ".cache" / "test-site" / key
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.parent.iterdir():  # builds of other inputs: stale
+        if old.name != key:
+            shutil.rmtree(old, ignore_errors=True)
+    return build_once(folder, run=testrun_uid)

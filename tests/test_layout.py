@@ -79,7 +79,7 @@ def test_phone_pages_never_scroll_sideways_and_tokens_stay_whole(site, base, bro
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", ["causal/", "padding/", "softmax/", "scaling/", "adding/"])
+@pytest.mark.parametrize("path", ["causal/", "padding/", "softmax/", "scaling/", "adding/", "online/"])
 def test_phone_figure_text_is_at_least_9px(base, browser, path):
     page = _page(browser, PHONE, base + path)
     sizes = page.evaluate(FIGURE_FONTS)

@@ -50,15 +50,16 @@ def build(site_dir: Path) -> Path:
     return site_dir
 
 
-def build_once(folder: Path, build: Callable[[Path], Path] = build) -> Path:
+def build_once(folder: Path, build: Callable[[Path], Path] = build, run: str = "") -> Path:
     """``build(folder / "site")`` once for every process that asks (the test workers of one run).
 
     The first to take the lock builds; the others wait, then reuse the site. A build that fails
-    leaves its message in ``site.failed``: the others raise it at once instead of building again.
+    leaves its message in ``site.failed.<run>``: the others of that run raise it at once instead of
+    building again (a later run, another ``run``, builds again).
     """
     from filelock import FileLock
 
-    site, built, failed = folder / "site", folder / "site.built", folder / "site.failed"
+    site, built, failed = folder / "site", folder / "site.built", folder / f"site.failed.{run}"
     with FileLock(str(folder / "site.lock")):
         if failed.is_file():
             raise RuntimeError(f"(this run's site build already failed)\n{failed.read_text(encoding='utf-8')}")
