@@ -31,6 +31,15 @@ def test_a_failed_build_fails_the_others_at_once_with_its_message(tmp_path):
     build, calls = counting(fails=True)
     for _worker in range(3):
         with pytest.raises(RuntimeError, match=r"docs/x\.md:1: claim `0` does not hold"):
-            build_once(tmp_path, build)
+            build_once(tmp_path, build, run="r1")
     assert len(calls) == 1  # not built again by each worker
-    assert "docs/x.md:1" in (tmp_path / "site.failed").read_text(encoding="utf-8")
+    assert "docs/x.md:1" in (tmp_path / "site.failed.r1").read_text(encoding="utf-8")
+    with pytest.raises(RuntimeError):  # a later test run builds again
+        build_once(tmp_path, build, run="r2")
+    assert len(calls) == 2
+
+
+def test_a_site_built_by_one_run_serves_the_next(tmp_path):
+    build, calls = counting(fails=False)
+    assert build_once(tmp_path, build, run="r1") == build_once(tmp_path, build, run="r2") == tmp_path / "site"
+    assert len(calls) == 1
