@@ -18,12 +18,13 @@ serve: $(BIN)/.installed
 build: $(BIN)/.installed
 	LABS_CACHE=false $(BIN)/mkdocs build --strict
 
-# Three groups: the default suite; every snippet as its own process, as a reader runs it; then
-# the web group (headless Chromium, Lighthouse), one page at a time so timings are fair.
+# Three groups: the default suite; every snippet as its own process (as a reader runs it) with
+# the headless-Chromium checks beside them; then Lighthouse alone, one page at a time, so its
+# timings see a quiet machine. The three share one site build (tests/conftest.py).
 test: $(BIN)/.installed node_modules/.installed chromium
 	$(BIN)/pytest -n auto --dist worksteal -m "not standalone and not browser and not audit"
-	$(BIN)/pytest -n auto -m standalone
-	$(BIN)/pytest -n 0 -m "browser or audit"
+	$(BIN)/pytest -n auto --dist worksteal -m "standalone or browser"
+	$(BIN)/pytest -n 0 -m audit
 
 # Build, rebuild and test times, page weight: one table (tools/bench.py says what each line is).
 bench: $(BIN)/.installed node_modules/.installed chromium

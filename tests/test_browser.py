@@ -75,6 +75,9 @@ VISIT = """([tex, tags]) => { window.visit = new Promise(go => setTimeout(go)).t
       for (let t = 0; document.body.getAttribute('data-md-color-scheme') === scheme && t < 500; t++)
         await new Promise(go => setTimeout(go, 10));
     }
+    // one frame first, as any reader's page has had: the page's own observers (a table that
+    // scrolls becomes focusable once laid out) run between frames
+    await new Promise(go => requestAnimationFrame(() => setTimeout(go)));
     const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
     runs.push({scheme: document.body.getAttribute('data-md-color-scheme'), violations: result.violations.map(v => ({
       id: v.id, help: v.help, nodes: v.nodes.map(n => ({
