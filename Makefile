@@ -18,12 +18,11 @@ serve: $(BIN)/.installed
 build: $(BIN)/.installed
 	LABS_CACHE=false $(BIN)/mkdocs build --strict
 
-# Three groups: the default suite; every snippet as its own process (as a reader runs it) with
-# the headless-Chromium checks beside them; then Lighthouse alone, one page at a time, so its
-# timings see a quiet machine. The three share one site build (tests/conftest.py).
+# Two groups: everything but Lighthouse on both cores (the suite, every snippet as its own
+# process as a reader runs it, the headless-Chromium checks); then Lighthouse alone, one page at a
+# time, so its timings see a quiet machine. Both use one site build (tests/conftest.py).
 test: $(BIN)/.installed node_modules/.installed chromium
-	$(BIN)/pytest -n auto --dist worksteal -m "not standalone and not browser and not audit"
-	$(BIN)/pytest -n auto --dist worksteal -m "standalone or browser"
+	$(BIN)/pytest -n auto --dist worksteal -m "not audit"
 	$(BIN)/pytest -n 0 -m audit
 
 # Build, rebuild and test times, page weight: one table (tools/bench.py says what each line is).

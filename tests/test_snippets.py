@@ -37,12 +37,16 @@ def _alone(path: str, folder: str) -> None:
 
 @pytest.fixture(scope="session")
 def python():
-    """New processes forked from one that has already imported torch, numpy and matplotlib (about
-    1.5 s a snippet otherwise). Each snippet still gets a process, a namespace and a folder of its
-    own, the same warning filters as `python file.py`, and a headless matplotlib backend."""
+    """New processes forked from one that has already imported torch, numpy, matplotlib,
+    FlexAttention, Transformers' masks and Keras (1.5 to 3 s a snippet otherwise). Each snippet
+    still gets a process, a namespace and a folder of its own, the same warning filters as
+    `python file.py`, and a headless matplotlib backend. (JAX is not preloaded: its runtime is
+    not safe to fork.)"""
     os.environ["MPLBACKEND"] = "Agg"
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["torch", "numpy", "matplotlib.pyplot"])
+    os.environ["KERAS_BACKEND"] = "torch"  # as apis/keras_mha.py sets it, before keras is imported
+    context.set_forkserver_preload(["torch", "numpy", "matplotlib.pyplot", "torch.nn.attention.flex_attention",
+                                    "transformers.masking_utils", "keras"])
     return context
 
 
