@@ -82,11 +82,12 @@ def test_particles_attach_to_the_word_before_them(site):
     found = []
     for path in pages(site):
         soup = page(site, path.rstrip("/"))
+        described = [m["content"] for m in soup.find_all("meta", attrs={"name": "description"})]
         for e in soup.find_all(["head", "pre", "script", "style"]) + soup.select(".filename"):
             e.decompose()
         for e in soup.find_all(["code", "math"]):
             e.replace_with("X")  # what stands before the particle; the space after it is what counts
-        seen = [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
+        seen = described + [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
         for text in seen + [e.get_text() for e in soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])]:
             text = " ".join(text.split())
             found += [f"/{path}: …{text[max(m.start() - 25, 0):m.end() + 5]}…" for m in PARTICLE.finditer(text)]
