@@ -25,24 +25,16 @@ VARIES = {
 }
 
 # One process per capability runs every snippet once: the digest of what each shows, and every
-# claim of the chapters and labs checked against those runs.
+# claim of the chapters and labs (test_claims reads them) checked against those runs.
 PROBE = """
-import hashlib, json
-from pathlib import Path
-from handbook.labs import prose
-from handbook.prose import read_claims
-from handbook.snippets import Runner
-runner = Runner(Path("snippets"))
-seen = {n: hashlib.sha256((r.stdout + "".join(r.figures)).encode()).hexdigest()
-        for n in runner.all() for r in [runner.run(n)]}
-pages = {f"docs/{p.name}": p.read_text(encoding="utf-8") for p in sorted(Path("docs").glob("*.md"))}
-pages |= {f"docs/labs/{p.name}": prose(p) for p in sorted(Path("docs/labs").glob("*.py"))}
-problems, count = [], 0
-for file, text in pages.items():
-    for claim in read_claims(text, file, problems):
-        count += 1
-        problems.append(claim.check(runner))
-print(json.dumps({"seen": seen, "claims": count, "problems": [str(p) for p in problems if p]}))
+import json, sys
+sys.path.insert(0, "tests")
+from project import RUNNER
+from test_claims import CLAIMS
+from test_portability import _digest
+seen = {name: _digest(name) for name in RUNNER.all()}
+problems = [str(p) for p in (claim.check(RUNNER) for claim in CLAIMS) if p]
+print(json.dumps({"seen": seen, "claims": len(CLAIMS), "problems": problems}))
 """
 
 

@@ -56,16 +56,25 @@ def test_math_is_mathml_with_no_tex_left(site):
 RAW_NAMES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])")
 
 
+def reader_view(site: Path, path: str, code: str | None = None) -> tuple[list[str], BeautifulSoup]:
+    """What a reader sees of a page besides its code: its description and title (search engines show
+    them) and its alt, title and aria-label texts; and the page without head, code blocks, scripts
+    and a code block's path (.filename: snippets/pitfalls/d_model.py), its code spans and math
+    removed, or replaced by ``code``."""
+    soup = page(site, path.rstrip("/"))
+    seen = [m["content"] for m in soup.find_all("meta", attrs={"name": "description"})] + [soup.title.get_text()]
+    for e in soup.find_all(["head", "pre", "script", "style"]) + soup.select(".filename"):
+        e.decompose()
+    for e in soup.find_all(["code", "math"]):
+        e.replace_with(code) if code else e.decompose()
+    seen += [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
+    return seen, soup
+
+
 def test_no_raw_tex_names_where_a_reader_sees_them(site):
-    """Outside code and math: text, titles, descriptions (search engines show them), alt text."""
     found = []
     for path in pages(site):
-        soup = page(site, path.rstrip("/"))
-        seen = [m["content"] for m in soup.find_all("meta", attrs={"name": "description"})]
-        seen += [soup.title.get_text()]
-        for e in soup.find_all(["head", "code", "pre", "math", "script", "style"]) + soup.select(".filename"):
-            e.decompose()  # .filename: a code block's path, snippets/pitfalls/d_model.py
-        seen += [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
+        seen, soup = reader_view(site, path)
         seen = [" ".join(text.split()) for text in seen + [soup.get_text(" ")]]
         found += [f"/{path}: {m[0]} in …{text[max(m.start() - 30, 0):m.end() + 10]}…"
                   for text in seen for m in RAW_NAMES.finditer(text)]
@@ -81,14 +90,10 @@ PARTICLE = re.compile(r"[A-Za-z0-9_)\]%∞−\u2080-\u209c] (은|는|이|가|을
 def test_particles_attach_to_the_word_before_them(site):
     found = []
     for path in pages(site):
-        soup = page(site, path.rstrip("/"))
-        described = [m["content"] for m in soup.find_all("meta", attrs={"name": "description"})]
-        for e in soup.find_all(["head", "pre", "script", "style"]) + soup.select(".filename"):
-            e.decompose()
-        for e in soup.find_all(["code", "math"]):
-            e.replace_with("X")  # what stands before the particle; the space after it is what counts
-        seen = described + [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
-        for text in seen + [e.get_text() for e in soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])]:
+        # X: what stands before the particle (a code span, a formula); the space after it is what counts
+        seen, soup = reader_view(site, path, code="X")
+        blocks = soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])
+        for text in seen + [e.get_text() for e in blocks]:
             text = " ".join(text.split())
             found += [f"/{path}: …{text[max(m.start() - 25, 0):m.end() + 5]}…" for m in PARTICLE.finditer(text)]
     assert not found, "\n".join(sorted(set(found))[:40])
