@@ -36,9 +36,10 @@ class LabError(Exception):
     """A lab is broken: a missing snippet, a cell that raised or wrote to stderr."""
 
 
-def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = True) -> Any:
+def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = True,
+             resolve: Callable[[str], str] = str) -> Any:
     """The notebook readers download: each ``# snippet: chapter/x.py`` cell becomes that snippet's
-    code, a setup cell comes first, claims are plain code, links point at the site, and cell ids
+    code (``resolve(name)``'s: the English edition's names its variant where one exists), a setup cell comes first, claims are plain code, links point at the site, and cell ids
     are fixed, so the same sources always give the same bytes. With ``download=False``, the text
     cells stay as the page renders them (claims, links to the chapters' Markdown files)."""
     import jupytext
@@ -48,8 +49,8 @@ def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = 
     for cell in book.cells:
         if cell.cell_type == "code" and (m := SNIPPET_CELL.fullmatch(cell.source.strip())):
             if not (snippets / m[1]).is_file():
-                raise LabError(f"docs/labs/{name}.py includes a missing snippet snippets/{m[1]}")
-            cell.source = (snippets / m[1]).read_text(encoding="utf-8").rstrip()
+                raise LabError(f"{source.parent.parent.name}/labs/{name}.py includes a missing snippet snippets/{m[1]}")
+            cell.source = (snippets / resolve(m[1])).read_text(encoding="utf-8").rstrip()
         elif cell.cell_type == "markdown" and download:
             cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
             cell.source = re.sub(r"\]\(\.\./([\w/-]+)\.md(#[\w-]+)?\)",
@@ -91,11 +92,16 @@ def environment() -> str:
     return digest("\n".join(parts))
 
 
+def code_of(text: str) -> str:
+    """What of a notebook (its JSON text) its outputs depend on: the code cells, in order."""
+    return "\n# %%\n".join(c.source for c in nbformat.reads(text, as_version=4).cells if c.cell_type == "code")
+
+
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def execute(name: str, text: str, key: str) -> Any:
+def execute(file: str, text: str, key: str) -> Any:
     """Run a notebook (its JSON text) in a new kernel from an empty folder, as Jupyter would; return
     it with its outputs, marked with ``key``. A cell that raises or writes to stderr (a warning, a
     logged message) stops it with ``LabError`` naming the cell."""
@@ -117,12 +123,14 @@ def execute(name: str, text: str, key: str) -> Any:
             client.execute(env=env)
         except CellExecutionError as error:
             report = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # the kernel colours its traceback
-            raise LabError(f"docs/labs/{name}.py: a cell raised while the notebook ran\n{report}") from None
+            raise LabError(f"{file}: a cell raised while the notebook ran\n{report}") from None
+        finally:
+            _close_loop()
     for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):
         outputs = []  # the kernel sends printed text in chunks timed by chance: join them
         for output in cell.outputs:
             if output.output_type == "stream" and output.name == "stderr":
-                raise LabError(f"docs/labs/{name}.py: code cell {number + 1} wrote to stderr "
+                raise LabError(f"{file}: code cell {number + 1} wrote to stderr "
                                f"(a warning or a log line):\n{cell.source}\n--- stderr:\n{output.text}")
             if outputs and output.output_type == outputs[-1].output_type == "stream":
                 outputs[-1].text += output.text
@@ -133,6 +141,21 @@ def execute(name: str, text: str, key: str) -> Any:
     return book
 
 
+def _close_loop() -> None:
+    """Close the event loop jupyter_core made for this thread to run the kernel client. Left open,
+    it is collected later, in whatever runs then: a snippet running meanwhile in another thread
+    would be blamed for its ResourceWarning ("unclosed event loop")."""
+    import asyncio
+
+    try:
+        loop = asyncio.get_event_loop_policy().get_event_loop()
+    except RuntimeError:  # none was made here
+        return
+    if not loop.is_running():
+        loop.close()
+    asyncio.set_event_loop(None)
+
+
 def is_current(path: Path, key: str) -> bool:
     """Whether ``path`` holds outputs made under exactly ``key`` (text and environment)."""
     if not path.is_file():
@@ -140,7 +163,7 @@ def is_current(path: Path, key: str) -> bool:
     return nbformat.read(path, as_version=4).metadata.get("handbook", {}).get("key") == key
 
 
-def markdown(book: Any, text: Any, add_figure: Callable[[bytes, str], str]) -> str:
+def markdown(book: Any, text: Any, add_figure: Callable[[bytes, str], str], output: str = "출력") -> str:
     """An executed notebook as a Markdown page: text cells as ``text`` (the same notebook with
     ``download=False``) has them, code as code blocks, printed text as output blocks, figures as
     files (``add_figure(png, code)`` gives the image tag). The code cell right after a folded
@@ -153,23 +176,23 @@ def markdown(book: Any, text: Any, add_figure: Callable[[bytes, str], str]) -> s
             folded = page_cell.source.rstrip().endswith("</details>")
             parts.append(page_cell.source.rstrip().removesuffix("</details>") if folded else page_cell.source)
             continue
-        parts += _code(cell, add_figure)
+        parts += _code(cell, add_figure, output)
         if folded:
             parts.append("</details>")
             folded = False
     return "\n\n".join(parts) + "\n"
 
 
-def _code(cell: Any, add_figure: Callable[[bytes, str], str]) -> list[str]:
+def _code(cell: Any, add_figure: Callable[[bytes, str], str], title: str) -> list[str]:
     import base64
 
     parts = [f"```python\n{cell.source}\n```"]
     for output in cell.outputs:
         data = output.get("data", {})
         if output.output_type == "stream":
-            parts.append(f'```{{.text .output title="출력"}}\n{output.text.rstrip()}\n```')
+            parts.append(f'```{{.text .output title="{title}"}}\n{output.text.rstrip()}\n```')
         elif "image/png" in data:
             parts.append(add_figure(base64.b64decode(data["image/png"]), cell.source))
         elif "text/plain" in data:
-            parts.append(f'```{{.text .output title="출력"}}\n{data["text/plain"].rstrip()}\n```')
+            parts.append(f'```{{.text .output title="{title}"}}\n{data["text/plain"].rstrip()}\n```')
     return parts

@@ -1,10 +1,12 @@
 """The MkDocs plugin: runs snippets for the pages, checks every page's claims and numbers, turns TeX
-into MathML, builds the labs, and checks the built site's links. Its state lives on the instance,
-which MkDocs keeps for the whole of ``mkdocs serve`` (it has ``on_startup``), so an unchanged
-snippet or lab is not run again on a rebuild."""
+into MathML, builds the labs, builds the other language editions (handbook/editions.py) and checks
+the built site's links. Snippet runs and lab runs live in this module, shared by every edition's
+plugin instance and kept for the whole of ``mkdocs serve``, so an unchanged snippet or lab is not
+run again, neither for another language nor on a rebuild."""
 
 from __future__ import annotations
 
+import gc
 import html
 import logging
 import os
@@ -22,6 +24,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File
 
 from . import _activate, labs
+from .editions import WORDS, EditionRunner, alternates, pair_problems, variant_problems
 from .links import broken_links
 from .layout import keep_tokens_whole
 from .mathml import math_as_text, mathml
@@ -34,9 +37,13 @@ FIGURES = "assets/figures/"
 # Material's header icons are bare <label>s for its drawer and search toggles: no role, no name.
 # Each becomes a named button that the keyboard reaches (main.html's script clicks it on Enter/Space).
 HEADER_BUTTONS = {
-    '<label class="md-header__button md-icon" for="__drawer">': "메뉴 열기",
-    '<label class="md-header__button md-icon" for="__search">': "검색 열기",
+    '<label class="md-header__button md-icon" for="__drawer">': "menu",
+    '<label class="md-header__button md-icon" for="__search">': "search",
 }
+# Shared by every edition's plugin in this process: the runner of each snippets folder, and each
+# lab execution by its key (code cells and environment), running or done.
+_RUNNERS: dict[Path, Runner] = {}
+_LAB_RUNS: dict[str, Future] = {}
 
 
 class HandbookConfig(Config):
@@ -44,12 +51,16 @@ class HandbookConfig(Config):
     labs = c.Type(str, default="labs")  # under docs/: <chapter>.py lab sources
     lab_cache = c.Type(bool, default=True)  # reuse a lab's outputs made under the same key
     cache_dir = c.Type(str, default=".cache/labs")
+    # The site's languages, code -> the name its switch shows; the first is this config's root
+    # edition, each other one is mkdocs.<code>.yml built into <site>/<code>/.
+    editions = c.Type(dict, default={})
 
 
 class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"  # an author is looking: show a page's problems on it
-        self.runner: Runner | None = None
+        self.dirty = dirty
+        self.runner: EditionRunner | None = None
         self.figures = Figures()
         self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
         self.lab_runs: dict[str, Future] = {}
@@ -60,11 +71,20 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if not hasattr(self, "pool"):  # built without on_startup (MkDocs calls it; tests may not)
             self.on_startup(command="build", dirty=False)
         self.root = Path(config.config_file_path).parent
-        folder = self.root / self.config.snippets
-        if self.runner is None or self.runner.folder != folder:
-            self.runner = Runner(folder)
-        self.cache = self.root / self.config.cache_dir
+        self.lang = config.theme["language"]
+        editions = self.config.editions
+        if editions and self.lang not in editions:
+            raise PluginError(f"theme.language {self.lang!r} is not one of the handbook's editions {list(editions)}")
+        self.is_root = not editions or self.lang == next(iter(editions))
+        self.words = WORDS.get(self.lang, WORDS["en"])
+        folder = (self.root / self.config.snippets).resolve()
+        self.runner = EditionRunner(_RUNNERS.setdefault(folder, Runner(folder)), None if self.is_root else self.lang)
+        self.cache = self.root / self.config.cache_dir / ("" if self.is_root else self.lang)
         self.docs_dir = config["docs_dir"]
+        self.docs = Path(self.docs_dir).name  # docs, docs-en: how messages name a page's file
+        self.site_url = config.site_url
+        self.root_site_url = getattr(self, "root_site_url", None)
+        self.root_docs_dir = getattr(self, "root_docs_dir", self.root / "docs")  # set by the root's build
         self.page: str | None = None
         if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates from the commit, not the day
             git = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=self.root, capture_output=True, text=True)
@@ -86,12 +106,12 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if self.page is not None:
             self.uses.setdefault(self.page, {})[name] = self.runner.source(name) or ""
         try:
-            return Example(self.runner.run(name), self.figures)
+            return Example(self.runner.run(name), self.figures, self.words)
         except SnippetError as error:
             if str(error) not in self.reported:
                 self.reported.add(str(error))
                 log.warning(str(error))
-            return _Broken(str(error))
+            return _Broken(str(error), self.words["example failed"])
 
     # -- files: labs become pages, pages showing changed snippets are rebuilt -----------------
 
@@ -101,17 +121,32 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         folder = f"{self.config.labs}/"
         sources = [f for f in files if f.src_uri.startswith(folder) and f.src_uri.endswith(".py")]
         self.lab_texts: dict[str, str] = {}
+        self.lab_books: dict[str, Path] = {}
+        if not self.is_root:  # the stylesheet and anything else under docs/assets/: one copy per edition
+            shared = Path(self.root_docs_dir)
+            for path in sorted((shared / "assets").rglob("*")):
+                uri = path.relative_to(shared).as_posix()
+                if path.is_file() and files.get_file_from_path(uri) is None:
+                    files.append(File(uri, str(shared), config["site_dir"], config["use_directory_urls"]))
         for file in sources:
             files.remove(file)
             name = Path(file.src_uri).stem
-            text = nbformat.writes(labs.notebook(Path(file.abs_src_path), self.runner.folder, config["site_url"] or ""))
+            text = nbformat.writes(labs.notebook(Path(file.abs_src_path), self.runner.folder,
+                                                 config["site_url"] or "", resolve=self.runner.name))
             self.lab_texts[name] = text
-            key, executed = labs.digest(text + env), self.cache / f"{name}.ipynb"
-            if not (self.config.lab_cache and labs.is_current(executed, key)) and name not in self.lab_runs:
+            # Keyed by the code alone: another edition's lab with the same code is the same run.
+            key, executed = labs.digest(labs.code_of(text) + env), self.cache / f"{name}.ipynb"
+            self.lab_books[name] = executed
+            shared = _LAB_RUNS.get(key)
+            if shared is not None and not (shared.done() and shared.exception()):
+                self.lab_runs[name] = shared  # run for another edition, or earlier in this process
+            elif self.config.lab_cache and labs.is_current(executed, key):
+                _LAB_RUNS[key] = _done(executed)
+            elif name not in self.lab_runs:
                 # jupyter_client imports IPython in the lab's thread; a snippet's pyplot meanwhile finds
                 # it half imported in sys.modules and fails. Imported here first, it is whole.
                 import IPython.paths  # noqa: F401
-                self.lab_runs[name] = self.pool.submit(self._run_lab, name, text, key, executed)
+                _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, name, text, key, executed)
             page = self.cache / f"{name}.md"
             if not page.is_file():
                 page.parent.mkdir(parents=True, exist_ok=True)
@@ -124,10 +159,10 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 Path(file.abs_dest_path).unlink(missing_ok=True)
         return files
 
-    def _run_lab(self, name: str, text: str, key: str, executed: Path) -> None:
-        book = labs.execute(name, text, key)
-        executed.parent.mkdir(parents=True, exist_ok=True)
-        executed.write_text(nbformat.writes(book), encoding="utf-8")
+    def _run_lab(self, name: str, text: str, key: str, executed: Path) -> Path:
+        book = labs.execute(f"{self.docs}/{self.config.labs}/{name}.py", text, key)
+        _copy(nbformat.writes(book), executed)
+        return executed
 
     def on_nav(self, nav: Any, config: Any, files: Any) -> Any:
         """A lab that runs again is rebuilt, and labs come after the chapters (they reuse the
@@ -148,34 +183,37 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.uses[self.page] = {}
         name = self._lab(page.file.src_uri)
         if name is None:  # a chapter: read the file itself, so line numbers match the editor's
-            file = f"docs/{page.file.src_uri}"
+            file = f"{self.docs}/{page.file.src_uri}"
             source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
         else:
             markdown = self._lab_markdown(name, page)
-            file = f"docs/{self.config.labs}/{name}.py"
+            file = f"{self.docs}/{self.config.labs}/{name}.py"
             source = labs.prose(Path(config["docs_dir"]) / self.config.labs / f"{name}.py")
         problems = check_page(source, file, self.runner)
         for problem in problems:
             log.warning(problem)
         if problems and self.serving:  # never in a deployed build: there, a problem stops it
             items = "\n".join(f"    - `` {p.replace('`', chr(0x2035))} ``" for p in problems)
-            markdown = f'!!! failure "이 쪽의 검사 {len(problems)}건이 실패했습니다 (mkdocs serve 에서만 보입니다)"\n\n{items}\n\n{markdown}'
+            markdown = f'!!! failure "{self.words["checks failed"].format(len(problems))}"\n\n{items}\n\n{markdown}'
         return markdown
 
     def _lab_markdown(self, name: str, page: Any) -> str:
         run = self.lab_runs.pop(name, None)
         if run is not None:
             try:
-                run.result()
+                executed = run.result()
+                if executed != self.lab_books[name]:  # another edition's run of the same code
+                    _copy(executed.read_text(encoding="utf-8"), self.lab_books[name])
             except labs.LabError as error:
                 if not self.serving:
                     raise PluginError(str(error)) from None
                 log.warning(str(error))  # serve keeps serving, and the page says what broke
                 report = textwrap.indent(str(error), "    ")
-                return f'!!! failure "실습이 실패했습니다 (mkdocs serve 에서만 보입니다)"\n\n    ```text\n{report}\n    ```\n'
-        book = nbformat.read(self.cache / f"{name}.ipynb", as_version=4)
+                return f'!!! failure "{self.words["lab failed"]}"\n\n    ```text\n{report}\n    ```\n'
+        book = nbformat.read(self.lab_books[name], as_version=4)
         source = Path(self.docs_dir) / self.config.labs / f"{name}.py"
-        text = labs.markdown(book, labs.notebook(source, self.runner.folder, download=False), self._lab_figure)
+        page_cells = labs.notebook(source, self.runner.folder, download=False, resolve=self.runner.name)
+        text = labs.markdown(book, page_cells, self._lab_figure, self.words["output"])
         path = self.cache / f"{name}.md"
         if path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
@@ -189,7 +227,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")
         snippet = self.runner.ran(code)  # the chapter's alt text for the same code, read from memory
-        alt = next((a for (name, _), a in self.figures.alts.items() if name == snippet), "실습 셀이 그린 그림")
+        alt = next((a for (name, _), a in self.figures.alts.items() if name == snippet), self.words["lab figure"])
         return f'<img class="snippet-figure" src="{FIGURE_SRC}{file}" alt="{html.escape(alt)}" loading="lazy" decoding="async">'
 
     def on_page_content(self, html: str, page: Any, **_: Any) -> str:
@@ -206,14 +244,24 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         return context
 
     @event_priority(-100)
-    def _reader_sees_mathml(self, context: Any, *, page: Any, **_: Any) -> Any:
+    def _reader_sees_mathml(self, context: Any, *, page: Any, config: Any, **_: Any) -> Any:
         page.content = self._mathml
+        # main.html's words, and the language switch to this same page in every edition
+        context["words"] = self.words
+        if self.config.editions:
+            site_url = (self.site_url or "") if self.is_root else (self.root_site_url or "")
+            context["alternates"] = alternates(self.config.editions, self.lang, page.url, site_url or None)
         return context
 
     on_page_context = CombinedEvent(_search_reads_text, _reader_sees_mathml)
 
+    def on_template_context(self, context: Any, **_: Any) -> Any:
+        context["words"] = self.words  # 404.html: main.html's words there too
+        return context
+
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
-        for label, name in HEADER_BUTTONS.items():
+        for label, word in HEADER_BUTTONS.items():
+            name = self.words[word]
             if label not in output:
                 raise PluginError(f"{page.file.src_uri}: Material's header has no {label} to name {name!r}")
             output = output.replace(label, f'{label[:-1]} role="button" tabindex="0" aria-label="{name}">')
@@ -225,11 +273,55 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         for name, content in self.figures.files.items():
             path = site / FIGURES / name
             path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
+        if not self.is_root:
+            return  # the root edition checks the whole site, once every edition is in it
+        for lang in list(self.config.editions)[1:]:
+            docs = self._build_edition(lang, config)
+            _activate(self)
+            for problem in pair_problems(Path(self.docs_dir), docs):
+                log.warning(problem)
+        for problem in variant_problems(self.runner.folder):
+            log.warning(problem)
         for problem in broken_links(site, _base_path(config["site_url"])):
             log.warning(f"broken link: {problem}")
 
+    def _build_edition(self, lang: str, config: Any) -> Path:
+        """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process,
+        with this build's strictness: its pages share this build's snippet and lab runs."""
+        from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+
+        edition = load_config(str(self.root / f"mkdocs.{lang}.yml"), strict=config.strict,
+                              site_dir=str(Path(config.site_dir) / lang))
+        if config.site_url:
+            edition.site_url = f"{config.site_url}{lang}/"
+        gc.collect()  # what this build's lab runs left, collected now, not while a snippet runs
+        edition.plugins.on_startup(command="serve" if self.serving else "build", dirty=self.dirty)
+        edition.plugins["handbook"].root_site_url = config.site_url
+        edition.plugins["handbook"].root_docs_dir = self.docs_dir
+        try:
+            build(edition, dirty=self.dirty)
+        finally:
+            edition.plugins.on_shutdown()
+            gc.collect()
+        return Path(edition.docs_dir)
+
     def on_shutdown(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _copy(text: str, path: Path) -> None:
+    """Write ``text`` to ``path`` whole: a build reading it meanwhile sees the old file or the new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    part.write_text(text, encoding="utf-8")
+    part.replace(path)
+
+
+def _done(result: Any) -> Future:
+    future: Future = Future()
+    future.set_result(result)
+    return future
 
 
 def _base_path(site_url: str | None) -> str:
@@ -241,8 +333,8 @@ def _base_path(site_url: str | None) -> str:
 class _Broken:
     """What a page shows of a snippet that failed: the one-line error, in place of every view."""
 
-    def __init__(self, message: str) -> None:
-        self.message = message
+    def __init__(self, message: str, title: str) -> None:
+        self.message, self.title = message, title
 
     def __getattr__(self, _name: str) -> Any:
-        return lambda *_a, **_k: f'!!! failure "예제가 실패했습니다"\n\n    {self.message}'
+        return lambda *_a, **_k: f'!!! failure "{self.title}"\n\n    {self.message}'

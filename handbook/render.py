@@ -60,8 +60,9 @@ class Figures:
 class Example:
     """One snippet's run, as a page shows it."""
 
-    def __init__(self, run: Run, figures: Figures) -> None:
+    def __init__(self, run: Run, figures: Figures, words: dict[str, str] | None = None) -> None:
         self.run, self._figures = run, figures
+        self._words = words or {"result": "결과", "terminal": "터미널 출력"}  # the edition's (editions.WORDS)
 
     @property
     def namespace(self) -> dict[str, Any]:
@@ -195,9 +196,9 @@ class Example:
 
     def example(self, *views: str, output: bool = True) -> str:
         """The code block, then tabs: what the page shows from it, and what it prints."""
-        tabs = [("결과", "\n\n".join(views))] if views else []
+        tabs = [(self._words["result"], "\n\n".join(views))] if views else []
         if output:
-            tabs.append(("터미널 출력", self.output()))
+            tabs.append((self._words["terminal"], self.output()))
         return "\n\n".join([self.code(), *(f'=== "{t}"\n\n' + textwrap.indent(b, "    ") for t, b in tabs)])
 
 
