@@ -1,0 +1,104 @@
+# %% [markdown]
+# # Lab: attention at a glance
+#
+# A notebook that runs the examples of the [attention at a glance](../attention.md) chapter as they are, and lets you
+# change them bit by bit. Run it from top to bottom. Each "Try it" can be edited in the cell right below it, and the
+# answer is in the folded box. The outputs on this page are what actually ran when the site was built.
+
+# %% [markdown]
+# ## The five steps by hand: scores, scaling, mask, weights, output
+#
+# An integer example with two queries, three keys and values, and $d_k = 2$. The third key is a `[PAD]`, so it is
+# masked. Every intermediate value is printed.
+
+# %%
+# snippet: attention/tiny.py
+
+# %% [markdown]
+# ### Try it: changing the masked value to something wild
+#
+# If the `[PAD]`'s value `V[2]` is changed from `(9, 9)` to `(1000, -1000)`, how much does the output change? Keep the
+# weights, compute a new output with only the value changed, and check with `torch.equal` whether it is bit for bit the
+# same as the original `output`.
+#
+# <details markdown><summary>Answer</summary>
+#
+# It does not change at all (`True`). The weight of the `[PAD]` cell is an exact $0$ that came from $e^{-\infty}$, and
+# $0$ times a finite number is exactly $0$, so adding it leaves no trace. Had the weight been a very small number, the
+# value would have leaked in more the larger it was. But if a value holds `inf` or `nan`, $0 \times \infty$ is `nan`
+# and the mask cannot stop it either. A mask only erases weights; it does not fix the values themselves.
+#
+# </details>
+
+# %%
+V_odd = V.clone()
+V_odd[2] = torch.tensor([1000.0, -1000.0])
+print(weights @ V_odd)
+torch.equal(weights @ V_odd, output)
+
+# %% [markdown]
+# ### Try it: without the division
+#
+# If step two's division by $\sqrt{d_k}$ is dropped, do the first query's weights become more even, or more lopsided?
+# What about the second query?
+#
+# <details markdown><summary>Answer</summary>
+#
+# The first query becomes more lopsided. The **difference** between the two remaining scores grows from
+# $\tfrac{1}{\sqrt 2}$ to $1$, and the softmax responds exponentially to differences: the ratio of the two weights is
+# always $e^{\text{difference}}$. For the second query the two remaining scores are equal, so whatever you divide by,
+# the difference is $0$ and it stays half and half. Dividing does not change the order of the scores; it only shrinks
+# the gaps. How wide these gaps get when $d_k$ is large is shown in the [scaling chapter](../scaling.md).
+#
+# </details>
+
+# %%
+not_scaled = torch.softmax(scores + M, dim=-1)
+print("not divided:", not_scaled)
+print("divided by √d_k:", weights)
+
+# %% [markdown]
+# ### Try it: passing the mask flipped
+#
+# In `F.scaled_dot_product_attention`'s boolean `attn_mask`, `True` means **kept**. If you pass `~keep` by mistake
+# (`True` only at the `[PAD]`), what is the output? Is there an error?
+#
+# <details markdown><summary>Answer</summary>
+#
+# There is no error, and both queries see only the `[PAD]`. Its cell's weight is $1$, so both rows of the output are
+# exactly the `[PAD]`'s value $(9, 9)$. The shapes fit, so no check catches it. That `True` means different things in
+# different APIs is summed up in a table in the [padding mask chapter](../padding.md#conventions).
+#
+# </details>
+
+# %%
+F.scaled_dot_product_attention(Q, K, V, attn_mask=~keep)
+
+# %% [markdown]
+# ## Shapes: self, cross, heads
+#
+# A four-token sentence `x` asks; in self-attention `x` itself answers, and in cross-attention a five-token `memory`
+# answers. The `shapes` function returns the shapes of six tensors.
+
+# %%
+# snippet: attention/shapes.py
+
+# %% [markdown]
+# ### Try it: a longer answering side
+#
+# If `memory` in cross-attention grows to seven tokens, which of the six shapes change? What is the shape of the
+# output?
+#
+# <details markdown><summary>Answer</summary>
+#
+# The keys and values change, and so does the last axis ($L_K$) of the scores and weights. The output stays
+# (batch, number of queries, $d_v$): multiplying the weights $(L_Q, L_K)$ by the values $(L_K, d_v)$ sums the $L_K$
+# axis away. So however long the answering side is, the asking sentence keeps its shape after attention, and the
+# output can be added to `x` by a residual connection.
+#
+# </details>
+
+# %%
+longer = torch.randn(B, 7, d_model)
+for name, shape in zip(names, shapes(x @ w_q, longer @ w_k, longer @ w_v)):
+    print(f"{name:8}", shape)

@@ -1,0 +1,103 @@
+# %% [markdown]
+# # Lab: Causal mask
+#
+# This notebook runs the examples of the [causal mask](../causal.md) chapter as they are and lets you change
+# them bit by bit. Run it from the top, in order. Under each "Try it" the next cell is yours to edit, and
+# the answer is in the folded box. The outputs on this page are the results of actually running it when
+# the site was built.
+
+# %% [markdown]
+# ## Three steps: tril, masked_fill, softmax
+
+# %%
+# snippet: causal/weights.py
+
+# %% [markdown]
+# ### Try it: a longer sentence
+#
+# If you raise `T` to six, what values end up on the diagonal? Change `T` in the cell below and check.
+#
+# <details markdown><summary>Answer</summary>
+#
+# The diagonal is $1, \tfrac12, \tfrac13, \dots, \tfrac16$. All the scores are equal, so each row splits $1$
+# evenly among the cells it may see, and the number of cells a row may see is exactly its row number.
+#
+# </details>
+
+# %%
+T = 6
+mask = torch.tril(torch.ones(T, T))
+scores = torch.zeros(T, T).masked_fill(mask == 0, float("-inf"))
+torch.softmax(scores, dim=-1).diagonal()
+
+# %% [markdown]
+# ## The mask table as a figure
+
+# %%
+# snippet: causal/grid.py
+
+# %% [markdown]
+# ### Try it: another phrase
+#
+# Change `chars` in the cell above to another text, for example `"sunrise"` with one letter per token. How
+# many "see" cells are there in all?
+#
+# <details markdown><summary>Answer</summary>
+#
+# With $T$ tokens there are $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ "see" cells. Seven tokens give
+# twenty-eight cells.
+#
+# </details>
+
+# %%
+chars = list("sunrise")
+visible = torch.tril(torch.ones(len(chars), len(chars), dtype=torch.bool))
+int(visible.sum())
+
+# %% [markdown]
+# ## The softmax axis: `dim=-1` and `dim=0`
+
+# %%
+# snippet: causal/dims.py
+
+# %% [markdown]
+# ### Try it: the wrong axis
+#
+# When the scores have shape `(B, H, T, T)`, what sums to $1$ if you take the softmax with `dim=1`?
+#
+# <details markdown><summary>Answer</summary>
+#
+# Axis `1` is the head axis, so the heads share out the same cell among themselves. A masked cell is `-inf`
+# in every head, so that position becomes `nan`. The cell below counts them. The chapter explains it in
+# [why write `-1` instead of `1`](../causal.md#why-minus-one).
+#
+# </details>
+
+# %%
+hidden = torch.tril(torch.ones(4, 4)) == 0
+scores = torch.randn(2, 3, 4, 4).masked_fill(hidden, float("-inf"))
+wrong = torch.softmax(scores, dim=1)
+int(wrong.isnan().sum()), wrong.numel()
+
+# %% [markdown]
+# ## The mask lets training happen in one pass
+
+# %%
+# snippet: causal/parallel.py
+
+# %% [markdown]
+# ### Try it: without the mask
+#
+# Compare the first row of `attention(q, k, v, causal=False)` with the result computed from the first
+# token alone.
+#
+# <details markdown><summary>Answer</summary>
+#
+# They differ. Without the mask the first token also sees the later tokens. Only the last row, which may
+# see every token anyway, is the same.
+#
+# </details>
+
+# %%
+first_alone = attention(q[:1], k[:1], v[:1], causal=False)[0]
+torch.allclose(unmasked[0], first_alone), torch.allclose(unmasked[-1], prefix[-1])

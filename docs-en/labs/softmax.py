@@ -1,0 +1,165 @@
+# %% [markdown]
+# # Lab: Properties of softmax
+#
+# A notebook that runs the examples of the [properties of softmax](../softmax.md) chapter as they are and lets you
+# change them bit by bit. Run the cells in order from the top. Each "Try it" can be edited directly in the cell just
+# below it, and the answer is in a collapsed box.
+# The output on this page is what actually ran when the site was built.
+
+# %% [markdown]
+# ## Three steps: exp, sum, divide
+
+# %%
+# snippet: softmax/steps.py
+
+# %% [markdown]
+# ### Try it: very small scores
+#
+# The third row's scores were all $-3$, so it split evenly. If you change every score to $-300$, what do the three
+# steps done by hand and `torch.softmax` each give? Mathematically, both give $\tfrac14$ to each of the four cells.
+#
+# <details markdown><summary>Answer</summary>
+#
+# The three steps by hand give nothing but `nan`. In float32, $e^{-300}$ is smaller than even the smallest positive
+# number, so it underflows to exactly $0$, and the sum is $0$ too, which makes $\tfrac{0}{0}$. `torch.softmax` splits
+# it into $\tfrac14$ each without trouble. It subtracts the row's maximum first internally, so what it actually adds
+# up is four copies of $e^{0}$. The next section covers that trick.
+#
+# </details>
+
+# %%
+low = torch.full((4,), -300.0)
+e = torch.exp(low)
+print("exp:", e.tolist(), " sum:", e.sum().item())
+print("three steps:  ", (e / e.sum()).tolist())
+print("torch.softmax:", torch.softmax(low, dim=-1).tolist())
+
+# %% [markdown]
+# ## Shift invariance and max subtraction
+
+# %%
+# snippet: softmax/shift.py
+
+# %%
+# snippet: softmax/overflow.py
+
+# %% [markdown]
+# ### Try it: what about bfloat16
+#
+# In float16, naive broke with scores of just $12$. What if the same scores $(12, 11, 10)$ are in bfloat16? And
+# what if the scores are $(100, 99, 98)$? The true values, computed in float64, are shown alongside.
+#
+# <details markdown><summary>Answer</summary>
+#
+# bfloat16 has as many exponent bits as float32, so $e^{12}$ does not become `inf`, and naive gives numbers too. The
+# threshold rises to almost the same place as float32's. So with scores of $100$, bfloat16's naive is `nan` as well.
+# With the max subtracted, both cases are fine. But bfloat16 has only $7$ significand bits, so the spacing between
+# numbers is wide, and max subtraction computed all the way in bfloat16 misses the true value in the third decimal
+# place. `torch.softmax` computes in float32 internally and rounds only at the end, so it matches the last line (the
+# true value rounded to bfloat16). Its range is wide, but its precision is lower than float16's.
+#
+# </details>
+
+# %%
+for row in ([12.0, 11.0, 10.0], [100.0, 99.0, 98.0]):
+    zb = torch.tensor(row, dtype=torch.bfloat16)
+    exact = torch.softmax(torch.tensor(row, dtype=torch.float64), dim=-1)
+    print(row, "bfloat16 exp(z):", torch.exp(zb).tolist())
+    print("  naive:           ", naive(zb).tolist())
+    print("  max subtracted:  ", max_subtracted(zb).tolist())
+    print("  torch.softmax:   ", torch.softmax(zb, dim=-1).tolist())
+    print("  float64:         ", rounded(exact))
+    print("  float64 rounded: ", exact.to(torch.bfloat16).tolist())
+
+# %% [markdown]
+# ## Log-sum-exp and log_softmax
+
+# %%
+# snippet: softmax/logsoftmax.py
+
+# %% [markdown]
+# ### Try it: switching to float64
+#
+# In float32, `log(softmax(z))` lost the third cell to `-inf`. Does switching the scores to float64 save it? What if
+# the third score is $-800$ instead of $-120$?
+#
+# <details markdown><summary>Answer</summary>
+#
+# In float64, $e^{-120}$ does not underflow, so `log(softmax(z))` also gives $-120$. But at $-800$, even float64
+# cannot hold $e^{-800}$, and it is `-inf` again. Where float64 underflows is found in "float64's edges" in the
+# [exponential function lab](../exp.md).
+# `log_softmax` is accurate in all four cases. $z_i - \operatorname{LSE}(z)$ is a single subtraction, so however
+# small a probability is, its **log** can always be represented.
+#
+# </details>
+
+# %%
+for dtype in (torch.float32, torch.float64):
+    for last in (-120.0, -800.0):
+        z3 = torch.tensor([0.0, -50.0, last], dtype=dtype)
+        print(str(dtype).removeprefix("torch."), f"z3 = {last:g}")
+        print("  log(softmax):", torch.log(torch.softmax(z3, dim=-1)).tolist())
+        print("  log_softmax: ", torch.log_softmax(z3, dim=-1).tolist())
+
+# %% [markdown]
+# ## Temperature
+
+# %%
+# snippet: softmax/temperature.py
+
+# %% [markdown]
+# ### Try it: a very low temperature
+#
+# At $\tau = 0.05$ the first cell became exactly $1$ in float32. If you lower $\tau$ further, to $0.01$ or $0.02$,
+# how many of the other three cells are exactly $0$? Mathematically, no cell is $0$.
+#
+# <details markdown><summary>Answer</summary>
+#
+# The value of cell $i$ is roughly $e^{(z_i - z_1)/\tau}$. At $\tau = 0.01$ the second cell's exponent is $-100$, so
+# it barely survives as a float32 subnormal, while the third and fourth have far smaller exponents and are exactly
+# $0$. At $\tau = 0.02$ the exponents are halved, so the third cell survives too and only the fourth is $0$. In both
+# cases the first cell is exactly $1$: $1$ minus a very small number cannot be told apart from $1$ in float32. At a
+# low temperature, floating point gives not "almost one-hot" but truly one-hot.
+#
+# </details>
+
+# %%
+for tau in (0.01, 0.02):
+    q = torch.softmax(z / tau, dim=-1)
+    print(f"tau = {tau}:", q.tolist())
+    print("  exactly 0:", (q == 0).tolist(), " exactly 1:", (q == 1).tolist())
+
+# %% [markdown]
+# ## The Jacobian and saturation
+
+# %%
+# snippet: softmax/jacobian.py
+
+# %% [markdown]
+# ### Try it: measuring saturation with backpropagation
+#
+# Real training never builds the Jacobian; it only calls `backward`. If you multiply the scores `z` above by scales
+# of $1$, $4$, $16$ and $64$ and keep the gradient `g` flowing in from above unchanged, how does the size of the
+# gradient the scores receive change? The cell below also measures the size of the Jacobian, $\lVert J \rVert_2$,
+# with the example's `softmax_jacobian`.
+#
+# <details markdown><summary>Answer</summary>
+#
+# As the scale grows, the largest probability sticks to $1$, and the gradient of the scores shrinks sharply, to
+# practically $0$ at scale $64$. What `backward` computes is $J^\top g$, so its size cannot exceed
+# $\lVert J \rVert_2 \cdot \lVert g \rVert$, and a saturated $J$ is almost the zero matrix. In the cell, the two
+# values shrink together too. Whatever $g$ arrives, no training signal gets through a softmax whose scores are far
+# apart. This is exactly why attention divides the scores by $\sqrt{d_k}$
+# ([scaling chapter](../scaling.md#gradient)). The chapter's [saturation](../softmax.md#saturation) section has a
+# figure of the same effect, scale by scale.
+#
+# </details>
+
+# %%
+for scale in (1.0, 4.0, 16.0, 64.0):
+    x = (scale * z).requires_grad_()
+    q = torch.softmax(x, dim=-1)
+    q.backward(g)  # g: the upstream gradient of the example
+    size = torch.linalg.matrix_norm(softmax_jacobian(q.detach()), ord=2).item()
+    print(f"scale {scale:>4g}: max p = {q.max().item():.6f},",
+          f"|grad| = {x.grad.norm().item():.3g}, ||J||_2 = {size:.3g}")

@@ -1,0 +1,137 @@
+# %% [markdown]
+# # Lab: putting it together
+#
+# A notebook that runs the examples of the [Putting it together](../together.md) chapter as they are and lets you change
+# them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and the answer
+# is in the folded box. The outputs on this page are what actually ran when the site was built.
+
+# %% [markdown]
+# ## The checking attention function
+#
+# It divides the scores by $\sqrt{d_k}$, adds the mask, applies the softmax along the keys, mixes the values and
+# returns `(output, weights)`. In a boolean mask, `True` means **takes part**, as in SDPA. The end of the file makes
+# calls that are wrong on purpose, with their errors.
+
+# %%
+# snippet: together/attention.py
+
+# %% [markdown]
+# ### Try it: a mask of $0$ and $1$
+#
+# What happens if you pass an integer mask such as the `[1, 1, 1, 0, 0]` a tokenizer returns, as it is? And what are
+# the first query's weights when you convert it with `mask.bool()`, and when you convert it with `mask == 0`? Here `q`
+# and `k` are all $1$, so every score is the same.
+#
+# <details markdown><summary>Answer</summary>
+#
+# The integer mask is refused with `TypeError`, because only whoever made it knows whether `1` means "takes part" or
+# "masked". `mask.bool()` reads `1` as "takes part", so the first three keys get $\tfrac13$ each; `mask == 0` reads `1`
+# as "masked", so the last two keys get $\tfrac12$ each. The two conversions see opposite cells, so choose based on the
+# convention of whoever made the mask.
+#
+# </details>
+
+# %%
+ints = torch.tensor([1, 1, 1, 0, 0])
+try:
+    attention(q, k, v, ints)
+except TypeError as error:
+    print("TypeError:", error)
+print("mask.bool():", attention(q, k, v, ints.bool())[1][0])
+print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
+
+# %% [markdown]
+# ## Fully masked rows
+#
+# We compute a row with no key to see with a plain softmax, with this chapter's two `masked_fill` calls and with SDPA,
+# and compare the outputs and gradients.
+
+# %%
+# snippet: together/empty_rows.py
+
+# %% [markdown]
+# ### Try it: the smallest finite number instead of -inf
+#
+# If the same row is masked not with a boolean mask but with a float mask filled with `torch.finfo(torch.float32).min`,
+# are that row's weights from `attention` $0$? What does each row's weights sum to?
+#
+# <details markdown><summary>Answer</summary>
+#
+# Not $0$: the four keys get $\tfrac14$ each, evenly. This function treats a row as "fully masked" only when every cell
+# of the row is exactly $-\infty$. Fill it with a finite value and the row's scores all become equal, and by the shift
+# invariance of the softmax the result is a uniform distribution. SDPA gives the same result. With the boolean mask the
+# row sums to $0$, with the float mask to $1$, but either way the output means nothing, so it must be left out of the
+# loss.
+#
+# </details>
+
+# %%
+low = torch.zeros(L_Q, L_K).masked_fill(~keep, torch.finfo(torch.float32).min)
+for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
+    out, w = attention(q0, k0, v0, mask)
+    same = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
+    print(f"{name:>15}: row 1 = {w[1].tolist()}")
+    print(f"{'':>15}  row sums = {w.sum(dim=-1).tolist()}, same as SDPA: {same}")
+
+# %% [markdown]
+# ## Aligning the causal mask
+#
+# When there are fewer queries than keys, `causal=True` (SDPA's `is_causal=True`) aligns at the top left, but a KV cache
+# needs a mask aligned at the bottom right.
+
+# %%
+# snippet: together/causal.py
+
+# %% [markdown]
+# ### Try it: one new token, and four
+#
+# When text is generated one token at a time, there is one new query ($L_Q = 1$). How many keys does each alignment see
+# then? Conversely, with four new queries ($L_Q = L_K$), are the two alignments the same?
+#
+# <details markdown><summary>Answer</summary>
+#
+# With $L_Q = 1$, top-left alignment sees only the first key, and bottom-right alignment sees all four keys. Using
+# `is_causal=True` as is when generating one token at a time means the new token sees none of the preceding context.
+# With $L_Q = L_K$ the two alignments are the same mask. Alignment matters only when the lengths differ.
+#
+# </details>
+
+# %%
+for n_new in (1, 2, 4):
+    top = torch.ones(n_new, L_K, dtype=torch.bool).tril()
+    bottom = torch.ones(n_new, L_K, dtype=torch.bool).tril(L_K - n_new)
+    print(f"L_Q={n_new}: top-left sees {top.sum(-1).tolist()},",
+          f"bottom-right sees {bottom.sum(-1).tolist()},",
+          f"same: {torch.equal(top, bottom)}")
+
+# %% [markdown]
+# ## Splitting into heads and merging them
+#
+# We write the projection, `split`, per-head attention, merge and output projection by hand, and compare with an
+# `nn.MultiheadAttention` with the same weights copied in.
+
+# %%
+# snippet: together/multihead.py
+
+# %% [markdown]
+# ### Try it: changing only the number of heads
+#
+# Keep the weights `params` as they are and switch to four heads: does the output change? Does it match an MHA built
+# with four heads and the same weights?
+#
+# <details markdown><summary>Answer</summary>
+#
+# The output changes. Even with the same projection matrices, the last axis is cut differently, so the groups summed in
+# each dot product and the units the softmax runs over change. With four heads, each head is two wide and the divisor is
+# $\sqrt{2}$. It still matches the four-head MHA within rounding. The number of heads is not stored in the weights; it
+# is part of the model's architecture.
+#
+# </details>
+
+# %%
+by_four = multihead(x_q, x_kv, 4, *params, keep[:, None, None, :])
+mha4 = torch.nn.MultiheadAttention(d_model, 4, batch_first=True)
+mha4.load_state_dict(dict(zip(mha4.state_dict(), params)))  # the same weights
+by_mha4, _ = mha4(x_q, x_kv, x_kv, key_padding_mask=~keep)
+print(f"max |4 heads - 2 heads|: {(by_four - ours).abs().max().item():.1e}")
+print(f"max |4 heads - MHA(4)| : {(by_four - by_mha4).abs().max().item():.1e}")

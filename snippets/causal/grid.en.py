@@ -1,0 +1,29 @@
+import koreanize_matplotlib  # noqa: F401  (registers the NanumGothic font)
+import matplotlib.pyplot as plt
+import torch
+from matplotlib.colors import ListedColormap
+
+plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]  # DejaVu: minus sign
+plt.rcParams["axes.unicode_minus"] = True
+
+chars = list("고요한모닥불")
+T = len(chars)
+visible = torch.tril(torch.ones(T, T, dtype=torch.bool))  # row: now, column: seen
+for char, row in zip(chars, visible):
+    print(char, " ".join("see " if v else "hide" for v in row))
+
+fig, ax = plt.subplots(figsize=(4.8, 4.4))
+ax.imshow(visible.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]))  # grey, teal
+for i in range(T):
+    for j in range(T):
+        seen = bool(visible[i, j])
+        ax.text(j, i, "see" if seen else "hide", ha="center", va="center",
+                color="white" if seen else "#333333", fontsize=11)
+ax.set_xticks(range(T), chars)
+ax.set_yticks(range(T), chars)
+ax.xaxis.tick_top()
+ax.xaxis.set_label_position("top")
+ax.set_xlabel("token looked at (column)", labelpad=8)
+ax.set_ylabel("current token (row)")
+plt.tight_layout()
+plt.show()
