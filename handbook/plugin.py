@@ -60,12 +60,16 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"  # an author is looking: show a page's problems on it
         self.dirty = dirty
+        self.words, self.docs = WORDS["ko"], "docs"  # until on_config reads the edition's
         self.runner: EditionRunner | None = None
         self.figures = Figures()
         self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
         self.lab_runs: dict[str, Future] = {}
+        self.lab_keys: dict[str, str] = {}  # lab -> the key of the run its page shows
         self.pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
         self.reported: set[str] = set()
+        self.edition_plugins: dict[str, dict[str, Any]] = {}  # lang -> that edition's plugin cache
+        self.started: list[Any] = []  # the editions' plugin collections, started by this plugin
 
     def on_config(self, config: Any) -> Any:
         if not hasattr(self, "pool"):  # built without on_startup (MkDocs calls it; tests may not)
@@ -138,7 +142,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             key, executed = labs.digest(labs.code_of(text) + env), self.cache / f"{name}.ipynb"
             self.lab_books[name] = executed
             shared = _LAB_RUNS.get(key)
-            if shared is not None and not (shared.done() and shared.exception()):
+            if self.lab_keys.get(name) == key and labs.is_current(executed, key):
+                pass  # this edition's page already shows this run
+            elif shared is not None and not (shared.done() and shared.exception()):
                 self.lab_runs[name] = shared  # run for another edition, or earlier in this process
             elif self.config.lab_cache and labs.is_current(executed, key):
                 _LAB_RUNS[key] = _done(executed)
@@ -147,6 +153,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 # it half imported in sys.modules and fails. Imported here first, it is whole.
                 import IPython.paths  # noqa: F401
                 _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, name, text, key, executed)
+            self.lab_keys[name] = key
             page = self.cache / f"{name}.md"
             if not page.is_file():
                 page.parent.mkdir(parents=True, exist_ok=True)
@@ -255,8 +262,11 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     on_page_context = CombinedEvent(_search_reads_text, _reader_sees_mathml)
 
-    def on_template_context(self, context: Any, **_: Any) -> Any:
+    def on_template_context(self, context: Any, template_name: str, **_: Any) -> Any:
         context["words"] = self.words  # 404.html: main.html's words there too
+        if template_name == "sitemap.xml" and self.config.editions:  # each page's other languages
+            site_url = self.site_url if self.is_root else self.root_site_url
+            context["alternates"] = lambda url: alternates(self.config.editions, self.lang, url, site_url)
         return context
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
@@ -286,27 +296,37 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             log.warning(f"broken link: {problem}")
 
     def _build_edition(self, lang: str, config: Any) -> Path:
-        """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process,
-        with this build's strictness: its pages share this build's snippet and lab runs."""
+        """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process:
+        its pages share this build's snippet and lab runs, and its warnings count in this build's
+        --strict (MkDocs counts every warning logged while this build runs)."""
         from mkdocs.commands.build import build
         from mkdocs.config import load_config
+        from mkdocs.config.defaults import MkDocsConfig
 
-        edition = load_config(str(self.root / f"mkdocs.{lang}.yml"), strict=config.strict,
-                              site_dir=str(Path(config.site_dir) / lang))
+        # MkDocs keeps one instance of a plugin that has on_startup per process (serve reuses it on
+        # each rebuild), in a cache that every config shares: loaded as it is, mkdocs.<lang>.yml
+        # would get this very instance back. Each edition gets a cache of its own, kept here, so
+        # its plugins, too, live as long as this one and know what its pages showed last time.
+        plugins = dict(MkDocsConfig._schema)["plugins"]
+        shared, plugins.plugin_cache = plugins.plugin_cache, self.edition_plugins.setdefault(lang, {})
+        try:
+            edition = load_config(str(self.root / f"mkdocs.{lang}.yml"), site_dir=str(Path(config.site_dir) / lang))
+        finally:
+            plugins.plugin_cache = shared
         if config.site_url:
             edition.site_url = f"{config.site_url}{lang}/"
+        handbook = edition.plugins["handbook"]
+        if not hasattr(handbook, "pool"):  # new: started once, like this one
+            edition.plugins.on_startup(command="serve" if self.serving else "build", dirty=self.dirty)
+            self.started.append(edition.plugins)
+        handbook.root_site_url, handbook.root_docs_dir = config.site_url, self.docs_dir
         gc.collect()  # what this build's lab runs left, collected now, not while a snippet runs
-        edition.plugins.on_startup(command="serve" if self.serving else "build", dirty=self.dirty)
-        edition.plugins["handbook"].root_site_url = config.site_url
-        edition.plugins["handbook"].root_docs_dir = self.docs_dir
-        try:
-            build(edition, dirty=self.dirty)
-        finally:
-            edition.plugins.on_shutdown()
-            gc.collect()
+        build(edition, dirty=self.dirty)
         return Path(edition.docs_dir)
 
     def on_shutdown(self) -> None:
+        for plugins in self.started:  # the other editions' plugins end with this one
+            plugins.on_shutdown()
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 

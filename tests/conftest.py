@@ -35,11 +35,11 @@ def inputs() -> str:
     from handbook.labs import environment
 
     h = hashlib.sha256()
-    for folder in ("docs", "snippets", "handbook"):
+    for folder in ("docs", "docs-en", "snippets", "handbook"):
         for path in sorted((ROOT / folder).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
                 h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
-    for name in ("mkdocs.yml", "pyproject.toml", "requirements.txt"):
+    for name in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "requirements.txt"):
         h.update((ROOT / name).read_bytes())
     commit = subprocess.run(["git", "log", "-1", "--format=%H %ct"], cwd=ROOT, capture_output=True, text=True)
     h.update(commit.stdout.encode())

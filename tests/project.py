@@ -3,12 +3,19 @@ snippet runs once, however many tests read its names)."""
 
 from pathlib import Path
 
+from handbook.editions import EditionRunner
 from handbook.snippets import Run, Runner
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SNIPPETS = ROOT / "snippets"
 RUNNER = Runner(SNIPPETS)
+EDITIONS = {"docs": None, "docs-en": "en"}  # each edition's pages, and whose snippet variants they show
+
+
+def runner_for(file: str) -> EditionRunner:
+    """The runner as the edition of ``file`` (``docs-en/causal.md``) sees the snippets."""
+    return EditionRunner(RUNNER, EDITIONS[file.split("/")[0]])
 
 
 def run(name: str) -> Run:

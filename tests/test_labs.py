@@ -10,6 +10,8 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 from handbook import labs
+from handbook.editions import EditionRunner
+from handbook.snippets import Runner
 from handbook.plugin import HandbookPlugin
 from project import DOCS, ROOT, SNIPPETS
 from mkdocs.config import load_config
@@ -30,19 +32,24 @@ def test_every_chapter_has_a_lab_and_links_to_it(chapter):
     assert f"labs/{chapter}.md" in (DOCS / f"{chapter}.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("edition", ["", "en"])
 @pytest.mark.parametrize("name", LABS)
-def test_lab_download_is_the_notebook_that_ran_without_error(name, site):
-    # What the reader downloads: the current lab, as a valid notebook with no outputs...
-    text = (site / "labs" / name / f"{name}.ipynb").read_text(encoding="utf-8")
+def test_lab_download_is_the_notebook_that_ran_without_error(name, edition, site):
+    # What the reader downloads: the current lab in the edition's language, as a valid notebook
+    # with no outputs...
+    folder = f"{edition}/" if edition else ""
+    text = (site / f"{folder}labs" / name / f"{name}.ipynb").read_text(encoding="utf-8")
     notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)
-    site_url = load_config(str(ROOT / "mkdocs.yml"))["site_url"] or ""
-    assert text == nbformat.writes(labs.notebook(DOCS / "labs" / f"{name}.py", SNIPPETS, site_url))
+    site_url = (load_config(str(ROOT / "mkdocs.yml"))["site_url"] or "") + folder
+    source = ROOT / (f"docs-{edition}" if edition else "docs") / "labs" / f"{name}.py"
+    resolve = EditionRunner(Runner(SNIPPETS), edition or None).name
+    assert text == nbformat.writes(labs.notebook(source, SNIPPETS, site_url if site_url != folder else "", resolve=resolve))
     assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert "data-claim" not in text  # claims are plain code in Jupyter
-    # ...and the build ran exactly that text, in this environment, every cell in order.
-    executed = ROOT / ".cache/labs" / f"{name}.ipynb"
-    assert labs.is_current(executed, labs.digest(text + labs.environment()))
+    # ...and the build ran exactly that code, in this environment, every cell in order.
+    executed = ROOT / ".cache/labs" / edition / f"{name}.ipynb"
+    assert labs.is_current(executed, labs.digest(labs.code_of(text) + labs.environment()))
     code = [cell for cell in nbformat.read(executed, as_version=4).cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
@@ -56,7 +63,7 @@ def _notebook(*sources):
 
 def test_a_failing_cell_stops_the_lab_and_names_it():
     with pytest.raises(labs.LabError, match=r"(?s)docs/labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
-        labs.execute("broken", _notebook("x = 1", "x / 0", "print('never')"), "k")
+        labs.execute("docs/labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
     assert "\x1b" not in str(error.value)  # plain text, not the kernel's terminal colours
 
 
@@ -65,7 +72,7 @@ def test_a_failing_cell_stops_the_lab_and_names_it():
                                   "import logging; logging.getLogger('x').warning('logged')"])
 def test_a_cell_that_warns_or_writes_to_stderr_stops_the_lab(cell):
     with pytest.raises(labs.LabError, match=r"(?s)docs/labs/noisy\.py: code cell 2 wrote to stderr"):
-        labs.execute("noisy", _notebook("x = 1", cell), "k")
+        labs.execute("docs/labs/noisy.py", _notebook("x = 1", cell), "k")
 
 
 def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):

@@ -2,6 +2,7 @@
 sideways, tokens never break inside, tables and figures stay readable, code fits 88 columns."""
 
 import pytest
+from handbook.editions import WORDS
 from test_browser import base, browser  # noqa: F401
 from website import pages
 
@@ -99,15 +100,15 @@ def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(site, ba
             continue
         page.goto(base + path, wait_until="load")
         page.add_style_tag(content=RENDER_ALL)
-        problems += [f"/{path}: {p}" for p in page.evaluate("""() => {
+        problems += [f"/{path}: {p}" for p in page.evaluate("""([outputs, terminals]) => {
           const problems = [];
           const isOutput = code => {  // a lab cell's output ("출력"), or a snippet's terminal tab
             const title = code.closest('.highlight').querySelector('.filename');
-            if (title) return title.textContent.trim() === '출력';
+            if (title) return outputs.includes(title.textContent.trim());
             const block = code.closest('.tabbed-block'), set = block && block.closest('.tabbed-set');
             if (!set) return false;
             const i = [...block.parentElement.children].indexOf(block);
-            return set.querySelectorAll(':scope > .tabbed-labels > label')[i]?.textContent.trim() === '터미널 출력';
+            return terminals.includes(set.querySelectorAll(':scope > .tabbed-labels > label')[i]?.textContent.trim());
           };
           for (const code of document.querySelectorAll('article pre > code')) {
             const lines = code.textContent.split('\\n');
@@ -123,7 +124,7 @@ def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(site, ba
             if (end > b.left) problems.push(`copy button covers the end of: ${lines[0]}`);
           }
           return problems;
-        }""")]
+        }""", [[w["output"] for w in WORDS.values()], [w["terminal"] for w in WORDS.values()]])]
     page.close()
     assert not problems, "\n".join(problems[:20])
 

@@ -16,7 +16,7 @@ def test_dirty_rebuilds(tmp_path):
     first, prose, code, nothing = (pages for _seconds, pages in builds)
     assert "causal" in first and "softmax" in first  # the first build builds everything
     assert prose == ["softmax"]  # a prose edit: that page only
-    assert code == ["causal"]  # a snippet edit: the page that shows it, and only that one
+    assert code == ["causal", "en/causal"]  # a snippet edit: the pages that show it, in each edition
     assert nothing == []
 
 
@@ -25,7 +25,9 @@ def test_a_snippet_edit_runs_the_lab_showing_it_again(tmp_path):
     builds = serve_session(small, ["", "snippets/causal/weights.py", ""])
     first, code, nothing = (pages for _seconds, pages in builds)
     assert "labs/causal" in first
-    assert code == ["causal", "labs/causal"]  # the chapter, and the lab, run again with the edit
+    # the chapter and the lab, run again with the edit, in each edition (the English lab shows the
+    # same code: its run is the Korean lab's)
+    assert code == ["causal", "en/causal", "en/labs/causal", "labs/causal"]
     assert "# edited" in (small / "site/labs/causal/index.html").read_text(encoding="utf-8")
     assert nothing == []  # its outputs are current: not run again
 

@@ -22,7 +22,7 @@ SERVE = textwrap.dedent("""
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    site = Path("site")
+    site, started = Path("site"), False
     for line in sys.stdin:
         if line.strip():
             path = Path(line.strip())
@@ -30,7 +30,11 @@ SERVE = textwrap.dedent("""
         time.sleep(0.02)  # distinct modification times
         before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
         start = time.perf_counter()
-        build(load_config("mkdocs.yml", site_dir="site"), dirty=True)
+        config = load_config("mkdocs.yml", site_dir="site")
+        if not started:  # as `mkdocs serve --dirty` starts its plugins, once
+            config.plugins.on_startup(command="serve", dirty=True)
+            started = True
+        build(config, dirty=True)
         seconds = time.perf_counter() - start
         after = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
         pages = sorted(str(p.parent.relative_to(site)) for p in after if before.get(p) != after[p])
@@ -41,13 +45,14 @@ def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
     """What a build reads, copied, so edits never touch the working tree. With ``pages``, only
     those pages (chapters, or labs as ``labs/x.py``): a small site, for tests."""
     only = shutil.ignore_patterns("labs", "*.md") if pages else None
-    shutil.copytree(ROOT / "docs", destination / "docs", ignore=only)
-    for page in pages:
-        (destination / "docs" / page).parent.mkdir(exist_ok=True)
-        shutil.copy(ROOT / "docs" / page, destination / "docs" / page)
+    for docs in ("docs", "docs-en"):  # every edition, with the same pages
+        shutil.copytree(ROOT / docs, destination / docs, ignore=only)
+        for page in pages:
+            (destination / docs / page).parent.mkdir(exist_ok=True)
+            shutil.copy(ROOT / docs / page, destination / docs / page)
     for part in ("snippets", "handbook"):  # handbook/: mkdocs.yml watches it
         shutil.copytree(ROOT / part, destination / part)
-    for part in ("mkdocs.yml", "requirements.txt"):
+    for part in ("mkdocs.yml", "mkdocs.en.yml", "requirements.txt"):
         shutil.copy(ROOT / part, destination)
     return destination
 

@@ -1,9 +1,10 @@
 # %% [markdown]
-# # Lab: why masks are added
+# # Lab: Why masks are added
 #
-# A notebook that runs the examples of the [Why masks are added](../adding.md) chapter as they are and lets you change
-# them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and the answer
-# is in the folded box. The outputs on this page are what actually ran when the site was built.
+# A notebook that runs the examples of the chapter
+# [Why masks are added: what to add, and in which dtype](../adding.md) as they are and lets you change them bit by
+# bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and the answer is in the
+# folded box. The outputs on this page are what actually ran when the site was built.
 #
 # Every example uses the same scores `S`. The rows are the three queries "I", "go" and "home", and the columns are those
 # three tokens and two `[PAD]`. `keep` is the boolean mask that is `True` for the real tokens.
@@ -15,7 +16,7 @@
 # snippet: adding/multiply_zero.py
 
 # %% [markdown]
-# ### Try it: more [PAD]
+# ### Try it: more `[PAD]`
 #
 # When a short sentence is padded to the length of a long one, it can get dozens of `[PAD]`, not just two. If you
 # multiply the scores by $0$ and raise the number of `[PAD]` to $2$, $10$ and $50$, what happens to the share `[PAD]`
@@ -44,7 +45,7 @@ for n_pad in (2, 10, 50):
 # snippet: adding/multiply_inf.py
 
 # %% [markdown]
-# ### Try it: when every [PAD] score is positive
+# ### Try it: when every `[PAD]` score is positive
 #
 # Multiplying by $-\infty$ broke because it flipped negative scores to $+\infty$. Does it give the right answer when
 # every `[PAD]` score is positive? The cell below replaces only the `[PAD]` scores with their absolute values and compares
@@ -119,7 +120,7 @@ print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 # two smaller cells underflow to $0$ and only the largest remains, so dividing again gives a one-hot row. Again no
 # error. Only at $110$ do all three cells become $0$, giving the `nan` of $\tfrac00$. In the add-first route `[PAD]`
 # never competes for the maximum, so the answer is the same whatever its score. The underflow edges of each dtype are
-# in [the exponential chapter](../exp.md#underflow).
+# in [Underflow by dtype](../exp.md#underflow).
 #
 # </details>
 
@@ -152,9 +153,9 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 #
 # <details markdown><summary>Answer</summary>
 #
-# Only ③ returns a mask. ① does not guess whether `1` means "kept" or "masked"; it raises `TypeError` stating the
-# `True = keep` convention. ② raises `ValueError` and recommends `finfo.min`, since, as in the table above, float16
-# cannot hold `-1e9` and it would turn into `-inf`. ④ is a `TypeError`, since integers have no $-\infty$. The fill
+# Only ③ returns a mask. ① does not guess whether `1` means attend or masked; it raises `TypeError` stating
+# the convention (its message says `True = keep`). ② raises `ValueError` and recommends `finfo.min`, since, as in
+# the table above, float16 cannot hold `-1e9` and it would turn into `-inf`. ④ is a `TypeError`, since integers have no $-\infty$. The fill
 # value $0$ in ⑤ masks nothing, so it is a `ValueError`. The point of this helper is to stop and say what is wrong,
 # instead of silently building a wrong mask.
 #

@@ -1,10 +1,10 @@
 # %% [markdown]
 # # Lab: One mask, many libraries
 #
-# A notebook for running the conversion functions and the probe of the [One mask, many libraries](../apis.md)
-# chapter and changing them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the
-# cell right below it, and the answer is in a folded box. The outputs on this page are the results of
-# actually running it when the site was built. This notebook uses PyTorch only.
+# A notebook that runs the conversion functions and the probe of the chapter [One mask, many libraries](../apis.md)
+# as they are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the
+# cell right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the
+# site was built. This notebook uses PyTorch only.
 
 # %% [markdown]
 # ## Converting between conventions

@@ -1,9 +1,9 @@
 # %% [markdown]
-# # Lab: attention at a glance
+# # Lab: Attention at a glance
 #
-# A notebook that runs the examples of the [attention at a glance](../attention.md) chapter as they are, and lets you
-# change them bit by bit. Run it from top to bottom. Each "Try it" can be edited in the cell right below it, and the
-# answer is in the folded box. The outputs on this page are what actually ran when the site was built.
+# A notebook that runs the examples of the chapter [Attention at a glance](../attention.md) as they are and lets you
+# change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and
+# the answer is in the folded box. The outputs on this page are what actually ran when the site was built.
 
 # %% [markdown]
 # ## The five steps by hand: scores, scaling, mask, weights, output
@@ -48,7 +48,8 @@ torch.equal(weights @ V_odd, output)
 # $\tfrac{1}{\sqrt 2}$ to $1$, and the softmax responds exponentially to differences: the ratio of the two weights is
 # always $e^{\text{difference}}$. For the second query the two remaining scores are equal, so whatever you divide by,
 # the difference is $0$ and it stays half and half. Dividing does not change the order of the scores; it only shrinks
-# the gaps. How wide these gaps get when $d_k$ is large is shown in the [scaling chapter](../scaling.md).
+# the gaps. How wide these gaps get when $d_k$ is large is shown in the chapter
+# [Scaling: why divide by √dₖ](../scaling.md).
 #
 # </details>
 
@@ -60,14 +61,15 @@ print("divided by √d_k:", weights)
 # %% [markdown]
 # ### Try it: passing the mask flipped
 #
-# In `F.scaled_dot_product_attention`'s boolean `attn_mask`, `True` means **kept**. If you pass `~keep` by mistake
+# In `F.scaled_dot_product_attention`'s boolean `attn_mask`, `True` means **attend**. If you pass `~keep` by mistake
 # (`True` only at the `[PAD]`), what is the output? Is there an error?
 #
 # <details markdown><summary>Answer</summary>
 #
 # There is no error, and both queries see only the `[PAD]`. Its cell's weight is $1$, so both rows of the output are
 # exactly the `[PAD]`'s value $(9, 9)$. The shapes fit, so no check catches it. That `True` means different things in
-# different APIs is summed up in a table in the [padding mask chapter](../padding.md#conventions).
+# different APIs is summed up in a table in
+# [What `True` means in each API](../padding.md#conventions).
 #
 # </details>
 

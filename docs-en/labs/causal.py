@@ -1,13 +1,13 @@
 # %% [markdown]
 # # Lab: Causal mask
 #
-# This notebook runs the examples of the [causal mask](../causal.md) chapter as they are and lets you change
-# them bit by bit. Run it from the top, in order. Under each "Try it" the next cell is yours to edit, and
-# the answer is in the folded box. The outputs on this page are the results of actually running it when
-# the site was built.
+# A notebook that runs the examples of the chapter [Causal mask: seeing only what came before](../causal.md) as they
+# are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell
+# right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site
+# was built.
 
 # %% [markdown]
-# ## Three steps: tril, masked_fill, softmax
+# ## Three steps: `tril`, `masked_fill`, `softmax`
 
 # %%
 # snippet: causal/weights.py
@@ -69,7 +69,7 @@ int(visible.sum())
 #
 # Axis `1` is the head axis, so the heads share out the same cell among themselves. A masked cell is `-inf`
 # in every head, so that position becomes `nan`. The cell below counts them. The chapter explains it in
-# [why write `-1` instead of `1`](../causal.md#why-minus-one).
+# [Why write `-1` instead of `1`](../causal.md#why-minus-one).
 #
 # </details>
 

@@ -1,9 +1,9 @@
 # %% [markdown]
-# # Lab: causal alignment and decoding
+# # Lab: Causal alignment and decoding
 #
-# A notebook for running the examples of the [causal alignment and decoding](../decoding.md) chapter as they are,
-# then changing them a little at a time. Run it from the top, in order. Each "Try it" can be tried out right in the
-# cell below it, and the answer is in the folded box. The output on this page is what actually ran when the site was
+# A notebook that runs the examples of the chapter [Causal alignment and decoding](../decoding.md) as they are and
+# lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right
+# below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was
 # built.
 
 # %% [markdown]
@@ -39,7 +39,7 @@ except ValueError as error:
     print("ValueError:", error)
 
 # %% [markdown]
-# ## SDPA's is_causal
+# ## SDPA's `is_causal`
 #
 # `is_causal=True` is top-left aligned. We measure how many keys a new query sees in a single decode step, and what
 # SDPA gives for rows with no key to see.
@@ -57,7 +57,7 @@ except ValueError as error:
 # snippet: decoding/kv_cache.py
 
 # %% [markdown]
-# ### Try it: decoding two tokens at a time, and decoding with is_causal=True
+# ### Try it: decoding two tokens at a time, and decoding with `is_causal=True`
 #
 # If each step feeds two new tokens, as in speculative decoding, then $L_Q = 2$. Does `decode_step` still match the
 # output computed in one pass? Conversely, what happens if you decode one token at a time but pass `is_causal=True`
@@ -98,7 +98,7 @@ except ValueError as error:
     print("ValueError:", error)
 
 # %% [markdown]
-# ## Left padding and position_ids
+# ## Left padding and `position_ids`
 #
 # We compare a left-padded batch of three prompts of different lengths with the results of running each prompt
 # alone.
@@ -141,7 +141,7 @@ for b, a in enumerate(alone):
 # snippet: decoding/empty_slots.py
 
 # %% [markdown]
-# ### Try it: a huge number or inf instead of nan
+# ### Try it: a huge number or `inf` instead of `nan`
 #
 # If the empty slots are filled with `1e30` or `inf` instead of `nan` and masked with a boolean mask, what happens to
 # the output?

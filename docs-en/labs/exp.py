@@ -1,10 +1,10 @@
 # %% [markdown]
 # # Lab: Properties of the exponential function
 #
-# A notebook that runs the examples of the [properties of the exponential function](../exp.md) chapter as they are
-# and lets you change them bit by bit. Run the cells in order from the top. Each "Try it" can be edited directly in
-# the cell just below it, and the answer is in a collapsed box.
-# The output on this page is what actually ran when the site was built.
+# A notebook that runs the examples of the chapter [Properties of the exponential function](../exp.md) as they are
+# and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right
+# below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was
+# built.
 
 # %% [markdown]
 # ## Always positive on the real numbers

@@ -1,12 +1,11 @@
 # %% [markdown]
 # # Lab: A collection of masks with FlexAttention
 #
-# A notebook for running the examples of the chapter
-# [A collection of masks with FlexAttention](../flex.md) as they are, and then changing them a little at a time.
-# Run it from the top, in order. After each "Try it", the cell right below is yours to edit, and the answer is in
-# a folded box. The output on this page is what actually ran when the site was built. On a CPU, FlexAttention
-# runs in eager mode and warns once, the first time it is called. The examples filter out only that warning, by
-# its message.
+# A notebook that runs the examples of the chapter [A collection of masks with FlexAttention](../flex.md) as they
+# are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell
+# right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site
+# was built. On a CPU, FlexAttention runs in eager mode and warns once, the first time it is called. The examples
+# filter out only that warning, by its message.
 
 # %% [markdown]
 # ## Mask pieces and how they combine

@@ -1,9 +1,10 @@
 # %% [markdown]
-# # Lab: gradients through the mask
+# # Lab: Gradients through the mask
 #
-# A notebook for running the examples of the [gradients through the mask](../gradients.md) chapter as they are, then
-# changing them a little at a time. Run it from the top, in order. Each "Try it" can be tried out right in the cell
-# below it, and the answer is in the folded box. The output on this page is what actually ran when the site was built.
+# A notebook that runs the examples of the chapter [Gradients through the mask](../gradients.md) as they are and
+# lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right
+# below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was
+# built.
 
 # %% [markdown]
 # ## Where the NaN comes from
@@ -36,7 +37,7 @@ out[[0, 2]].sum().backward()  # leave the row with no key out of the loss
 print("NaN in dq, dk, dv:", [int(t.grad.isnan().sum()) for t in (q, k, v)])
 
 # %% [markdown]
-# ## Double where
+# ## Double `where`
 #
 # For the square root and for the softmax of a fully masked row, we compare putting one `where` before or after the
 # dangerous operation with putting both.
@@ -76,7 +77,7 @@ print("two wheres:", x.grad)
 # snippet: gradients/anomaly.py
 
 # %% [markdown]
-# ## nan and inf in a masked key
+# ## `nan` and `inf` in a masked key
 #
 # We put `nan` or `inf` into the row of `k` or `v` of the key every query masks, and count the `nan` in the output and
 # the gradients along four paths.
@@ -117,7 +118,7 @@ print("NaN in out:", int(out.isnan().sum()), "| NaN in dq:", int(q.grad.isnan().
 # snippet: gradients/sdpa.py
 
 # %% [markdown]
-# ## A masked_softmax to copy
+# ## A `masked_softmax` to copy
 #
 # It takes the softmax over the cells a boolean `keep` allows, returns $0$ for a row with no cell to see, and its
 # gradients are always finite.

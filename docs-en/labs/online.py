@@ -1,10 +1,10 @@
 # %% [markdown]
 # # Lab: Online softmax
 #
-# A notebook for running the examples of the [online softmax](../online.md) chapter as they are and changing
-# them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it,
-# and the answer is in a folded box. The outputs on this page are the results of actually running it when
-# the site was built.
+# A notebook that runs the examples of the chapter [Softmax in fused kernels: online softmax](../online.md) as they
+# are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell
+# right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site
+# was built.
 
 # %% [markdown]
 # ## m and l, updated block by block
@@ -36,7 +36,7 @@ for size in (1, 2, 3, 8):
     print(f"block {size}: (m, l) per block = {steps}")
 
 # %% [markdown]
-# ## The output, rescaled by the same factor: online_attention
+# ## The output, rescaled by the same factor: `online_attention`
 #
 # The unnormalized output is rescaled by the same factor as $l$ and divided by $l$ at the very end. Query
 # `0` has no key to see.

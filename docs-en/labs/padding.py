@@ -1,15 +1,16 @@
 # %% [markdown]
-# # Lab: padding masks and API conventions
+# # Lab: Padding masks and API conventions
 #
-# A notebook that runs the examples of the [padding masks and API conventions](../padding.md) chapter as they are,
-# and lets you change them bit by bit. Run it from top to bottom. Each "Try it" can be edited in the cell right below
-# it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was built.
+# A notebook that runs the examples of the chapter [Padding masks and API conventions](../padding.md) as they are
+# and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right
+# below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was
+# built.
 
 # %% [markdown]
 # ## From lengths to a mask
 #
-# `padding_mask` builds a $(B, L)$ boolean mask from the sentence lengths. `True` is a real token. Bad input is
-# rejected with a message.
+# `padding_mask` builds a $(B, L)$ boolean mask from the sentence lengths. `True` marks a real token
+# (`True` = attend). Bad input is rejected with a message.
 
 # %%
 # snippet: padding/mask.py
@@ -24,8 +25,8 @@
 #
 # The first sentence's mask is all `False`, so every cell becomes $-\infty$, and each row computes $\tfrac{0}{0}$ and
 # becomes `nan`. The second sentence gets ordinary weights. It is right for the function to accept an empty sentence,
-# but the computation after it has to be ready for such rows. The chapter's [fully masked rows](../padding.md#fully-masked)
-# covers how.
+# but the computation after it has to be ready for such rows. The chapter's section
+# [Fully masked rows](../padding.md#fully-masked) covers how.
 #
 # </details>
 
@@ -73,7 +74,7 @@ print("NaN rows:", int(w_flat.isnan().any(dim=-1).sum()))
 print("largest weight on a [PAD] key:", round(w_flat[pad_keys].max().item(), 4))
 
 # %% [markdown]
-# ## Leave the query-side [PAD] out of the output
+# ## Leave the query-side `[PAD]` out of the output
 #
 # With only the keys masked, the `[PAD]` query rows get plausible outputs too. When a sentence vector is made by
 # averaging, these rows have to be left out for the result to equal the sentence computed alone.
@@ -129,7 +130,7 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
     print(f"{fill:>8.0e} -> float16 {torch.tensor(fill).half().item()}")
 
 # %% [markdown]
-# ## What True means in each API
+# ## What `True` means in each API
 #
 # Several APIs get the same scores and the same mask `m`, `True` only at the last key, and which cells get a weight
 # of exactly $0$ tells what `True` means.
@@ -140,7 +141,7 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
 # %% [markdown]
 # ### Try it: flipping the direction to match
 #
-# In SDPA's boolean `attn_mask`, `True` means kept; in `masked_fill`, `True` means masked. If you give SDPA `~m`, do
+# In SDPA's boolean `attn_mask`, `True` means attend; in `masked_fill`, `True` means masked. If you give SDPA `~m`, do
 # you get the same weights as `masked_fill(m, -inf)`?
 #
 # <details markdown><summary>Answer</summary>

@@ -1,16 +1,15 @@
 # %% [markdown]
 # # Lab: Scaling
 #
-# This notebook runs the examples of the [scaling](../scaling.md) chapter as they are and lets you change
-# them bit by bit. Run it from the top, in order. Under each "Try it" the next cell is yours to edit, and
-# the answer is in the folded box. The outputs on this page are the results of actually running it when
-# the site was built.
+# A notebook that runs the examples of the chapter [Scaling: why divide by √dₖ](../scaling.md) as they are and lets
+# you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it,
+# and the answer is in the folded box. The outputs on this page are what actually ran when the site was built.
 
 # %% [markdown]
 # ## The seed experiment and measuring sharpness
 #
 # We draw numbers evenly from the interval $[-3, 3]$ to build $30 \times 30$ score tables, and draw the
-# attention weights with and without the division on one color scale. Then we measure the entropy, the max
+# attention weights with and without the division on one color scale. Then we measure the entropy, the largest
 # weight and the Jacobian norm of the same score tables.
 
 # %%
@@ -23,13 +22,13 @@
 # ### Try it: divide by d instead of √d
 #
 # If you divide the big tensor by $1024$ instead of $\sqrt{1024}$, what does the heatmap look like? Predict
-# the mean entropy and the mean max weight. The references are a uniform row's entropy, $\log\, 30$, and its
-# max weight, $\tfrac{1}{30}$.
+# the mean entropy and the mean largest weight. The references are a uniform row's entropy, $\log\, 30$, and its
+# largest weight, $\tfrac{1}{30}$.
 #
 # <details markdown><summary>Answer</summary>
 #
 # Almost every cell gets the same color. All the weights are near $\tfrac{1}{30}$, so the whole map is the
-# single dark navy at the bottom of the color scale. The entropy goes up against $\log\, 30$, and the max
+# single dark navy at the bottom of the color scale. The entropy goes up against $\log\, 30$, and the largest
 # weight comes close to $\tfrac{1}{30}$. The scores' standard deviation is $\sigma^2 \sqrt{d}$; dividing by
 # $d$ shrinks it to $\tfrac{\sigma^2}{\sqrt{d}}$, so the differences between scores almost disappear. No
 # division gives one-hot, division by $d$ gives uniform, and only division by $\sqrt{d}$ lands in between.
@@ -41,8 +40,8 @@ import math
 
 p = torch.softmax(big / big_dim, dim=-1)
 mean_h, mean_top = entropy(p).mean().item(), p.amax(dim=-1).mean().item()
-print(f"mean entropy    {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
-print(f"mean max weight {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
+print(f"mean entropy        {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
+print(f"mean largest weight {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
 plt.figure(figsize=(3.4, 3))
 plt.imshow(p, cmap="cividis", vmin=0, vmax=1)
 plt.title("big tensor ÷ 1024")
@@ -134,9 +133,9 @@ torch.allclose(out16, F.scaled_dot_product_attention(q16, k16, v16), atol=1e-5)
 # experiment's $U(-3, 3)$ inputs (variance $3$) it is largest near $\sqrt{d} = 32$ (between half and twice
 # that), and beyond it the weights turn uniform and $\frac{\partial z}{\partial q}$ shrinks, so the median
 # falls again. The peak sits near $\sqrt{d}$ thanks to this input's variance. Divide `a` and `b` by
-# $\sqrt{3}$ to bring the variance to $1$, and the peak moves to about a quarter of $\sqrt{d}$ ([scaling
-# chapter](../scaling.md#peak)). Dividing by $\sqrt{d}$ only keeps the peak from moving with $d$; where the
-# peak is, the variance of the inputs decides.
+# $\sqrt{3}$ to bring the variance to $1$, and the peak moves to about a quarter of $\sqrt{d}$
+# ([The divisor with the largest gradient](../scaling.md#peak)). Dividing by $\sqrt{d}$ only keeps the peak
+# from moving with $d$; where the peak is, the variance of the inputs decides.
 #
 # </details>
 

@@ -1,10 +1,9 @@
 # %% [markdown]
 # # Lab: Properties of softmax
 #
-# A notebook that runs the examples of the [properties of softmax](../softmax.md) chapter as they are and lets you
-# change them bit by bit. Run the cells in order from the top. Each "Try it" can be edited directly in the cell just
-# below it, and the answer is in a collapsed box.
-# The output on this page is what actually ran when the site was built.
+# A notebook that runs the examples of the chapter [Properties of softmax](../softmax.md) as they are and lets you
+# change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and
+# the answer is in the folded box. The outputs on this page are what actually ran when the site was built.
 
 # %% [markdown]
 # ## Three steps: exp, sum, divide
@@ -87,7 +86,7 @@ for row in ([12.0, 11.0, 10.0], [100.0, 99.0, 98.0]):
 #
 # In float64, $e^{-120}$ does not underflow, so `log(softmax(z))` also gives $-120$. But at $-800$, even float64
 # cannot hold $e^{-800}$, and it is `-inf` again. Where float64 underflows is found in "float64's edges" in the
-# [exponential function lab](../exp.md).
+# [Lab: Properties of the exponential function](../labs/exp.md).
 # `log_softmax` is accurate in all four cases. $z_i - \operatorname{LSE}(z)$ is a single subtraction, so however
 # small a probability is, its **log** can always be represented.
 #
@@ -150,8 +149,8 @@ for tau in (0.01, 0.02):
 # $\lVert J \rVert_2 \cdot \lVert g \rVert$, and a saturated $J$ is almost the zero matrix. In the cell, the two
 # values shrink together too. Whatever $g$ arrives, no training signal gets through a softmax whose scores are far
 # apart. This is exactly why attention divides the scores by $\sqrt{d_k}$
-# ([scaling chapter](../scaling.md#gradient)). The chapter's [saturation](../softmax.md#saturation) section has a
-# figure of the same effect, scale by scale.
+# ([Gradients that reach the scores](../scaling.md#gradient)). The chapter's section
+# [Saturation](../softmax.md#saturation) has a figure of the same effect, scale by scale.
 #
 # </details>
 

@@ -1,15 +1,16 @@
 # %% [markdown]
-# # Lab: putting it together
+# # Lab: Putting it together
 #
-# A notebook that runs the examples of the [Putting it together](../together.md) chapter as they are and lets you change
-# them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and the answer
-# is in the folded box. The outputs on this page are what actually ran when the site was built.
+# A notebook that runs the examples of the chapter [Putting it together: a copyable `attention`](../together.md) as
+# they are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the
+# cell right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the
+# site was built.
 
 # %% [markdown]
-# ## The checking attention function
+# ## The checking `attention` function
 #
 # It divides the scores by $\sqrt{d_k}$, adds the mask, applies the softmax along the keys, mixes the values and
-# returns `(output, weights)`. In a boolean mask, `True` means **takes part**, as in SDPA. The end of the file makes
+# returns `(output, weights)`. In a boolean mask, `True` means **attend**, as in SDPA. The end of the file makes
 # calls that are wrong on purpose, with their errors.
 
 # %%
@@ -24,9 +25,9 @@
 #
 # <details markdown><summary>Answer</summary>
 #
-# The integer mask is refused with `TypeError`, because only whoever made it knows whether `1` means "takes part" or
-# "masked". `mask.bool()` reads `1` as "takes part", so the first three keys get $\tfrac13$ each; `mask == 0` reads `1`
-# as "masked", so the last two keys get $\tfrac12$ each. The two conversions see opposite cells, so choose based on the
+# The integer mask is refused with `TypeError`, because only whoever made it knows whether `1` means attend or
+# masked. `mask.bool()` reads `1` as attend, so the first three keys get $\tfrac13$ each; `mask == 0` reads `1` as
+# masked, so the last two keys get $\tfrac12$ each. The two conversions see opposite cells, so choose based on the
 # convention of whoever made the mask.
 #
 # </details>
@@ -50,7 +51,7 @@ print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
 # snippet: together/empty_rows.py
 
 # %% [markdown]
-# ### Try it: the smallest finite number instead of -inf
+# ### Try it: the smallest finite number instead of `-inf`
 #
 # If the same row is masked not with a boolean mask but with a float mask filled with `torch.finfo(torch.float32).min`,
 # are that row's weights from `attention` $0$? What does each row's weights sum to?

@@ -28,8 +28,7 @@ fw, w03 = (nn.dot_product_attention_weights(q, k, None, m[None, None])[0, 0]
                    for m in (flax_mask, 0.3 * flax_mask))  # 0.3: does nonzero attend?
 flax_square = nn.make_causal_mask(pad_k)[0, 0].shape  # (L, L): one length only
 polarity = "True = attend" if same(run(mask=keep[None, None])) else "?"
-rows = [("`jax.nn.dot_product_attention`", polarity, "/".join(kinds),
-         "added via `bias`",
+rows = [("`jax.nn.dot_product_attention`", polarity, "/".join(kinds), "added (`bias`)",
          f"mask {as_mask}, bias {as_bias}",
          corner, f"{_get_large_negative(jnp.float16).item():g}"),
         ("Flax `make_attention_mask`", "1 = attend" if same(fw) else "?",

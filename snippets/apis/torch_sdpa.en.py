@@ -16,8 +16,7 @@ def read_api(api, s, keep):
     same = lambda w, ref: w is not None and torch.allclose(w[:-1], ref, atol=1e-3)
     flip, f = same(out["bool"], sm(~keep)), out.get("float")
     added = same(f, torch.softmax(s + keep.float(), -1)[:-1])
-    floats = ("added to the scores" if added
-              else "read as bool" if same(f, sm(keep)) else "refused")
+    floats = "added" if added else "read as bool" if same(f, sm(keep)) else "refused"
     w = api(~keep if flip else keep).float()[-1]
     rows = {"nan": w.isnan(), "0": w == 0, "uniform": (w - 1 / len(w)).abs() < 1e-3,
             "as if unmasked": (w - torch.softmax(s[-1], -1)).abs() < 1e-3}

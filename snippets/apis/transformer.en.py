@@ -30,10 +30,10 @@ with torch.no_grad(), warnings.catch_warnings():  # once a process: see the page
     fast = encoder.eval()(x, src_key_padding_mask=pads)[1]
 kind = lambda y: "0" if y.eq(0).all() else "finite" if y.isfinite().all() else "?"
 rows = [("`generate_square_subsequent_mask`", "0 = attend", "float 0/-inf",
-         "added to the scores", "—", "square only", str(square.min().item())),
+         "added", "—", "square only", str(square.min().item())),
         ("MHA `is_causal=True`", *"————", f"{corner} (mask dropped)", "—"),
         ("`TransformerEncoder` train / eval", "True = masked", "bool/float",
-         "added to the scores",
+         "added",
          f"{kind(trained)} / {kind(fast)}", "—", "-inf")]
 api, polarity, kinds, floats, fully, causal, fill16 = zip(*rows)
 print(*(" | ".join(r) for r in rows), mismatch, hint, sep="\n")

@@ -12,7 +12,7 @@ values = [f"value {j}{p}" for j, p in enumerate(pad, 1)]
 
 scores = Q @ K.T  # (L_Q, L_K): one dot product per (query, key) pair
 scaled = scores / d_k**0.5  # divide by sqrt(2)
-M = torch.zeros(3).masked_fill(~keep, float("-inf"))  # (L_K,): 0 = see, -inf = hide
+M = torch.zeros(3).masked_fill(~keep, float("-inf"))  # (L_K,): 0 = kept, -inf = masked
 masked = scaled + M  # M broadcasts over the query rows
 exps = torch.exp(masked)  # exp(-inf) = 0
 weights = exps / exps.sum(dim=-1, keepdim=True)  # = torch.softmax(masked, dim=-1)

@@ -33,5 +33,5 @@ for b, (ax, words, grid) in enumerate(zip(axes, tokens, keep)):
     ax.xaxis.tick_top()
     ax.set_xlabel(f"문장 {b + 1} · 길이 {len(words)}", fontsize=9)
 axes[0].set_ylabel("쿼리 (줄)")
-fig.suptitle("키 (칸)", fontsize=9)
+fig.suptitle("키 (열)", fontsize=9)
 plt.show()

@@ -11,7 +11,7 @@ m, inf = probe.expand(L, L), float("inf")  # m: (L_Q, L_K)
 mha = torch.nn.MultiheadAttention(d, 1, bias=False, batch_first=True)
 with torch.no_grad():  # q, k unchanged: scores are s
     mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))
-zero_if = {"True cells are 0: True = masked": m, "all but True are 0: True = kept": ~m,
+zero_if = {"True cells → 0: True = masked": m, "only True kept: True = attend": ~m,
            "0 above diagonal: causal mask": torch.ones(L, L, dtype=torch.bool).triu(1),
            "no 0: values are added to the scores": torch.zeros(L, L, dtype=torch.bool)}
 rows = [  # API, mask given, its weights, that mask as an additive M: shown, then run

@@ -2,7 +2,7 @@ import torch
 import torch.nn.functional as F
 
 
-def attend(q, k, v, keep, fill, additive=False, weigh=torch.softmax):  # keep: True=see
+def attend(q, k, v, keep, fill, additive=False, weigh=torch.softmax):  # True = attend
     s = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     hidden = torch.zeros_like(s).masked_fill(~keep, fill)  # M: fill where hidden
     s = s + hidden if additive else s.masked_fill(~keep, fill)  # add M, or replace

@@ -8,7 +8,7 @@ q, k = torch.randn(B, H, L, d_k), torch.randn(B, H, L, d_k)
 scores = q @ k.transpose(-2, -1) / d_k**0.5  # (B, H, L_Q, L_K)
 
 key_keep = keep[:, None, None, :]  # (B, 1, 1, L_K): one row per sentence
-masked = scores.masked_fill(~key_keep, float("-inf"))  # True in ~key_keep = hide
+masked = scores.masked_fill(~key_keep, float("-inf"))  # True in ~key_keep = masked
 weights = torch.softmax(masked, dim=-1)
 print("scores  ", tuple(scores.shape))
 print("key_keep", tuple(key_keep.shape))

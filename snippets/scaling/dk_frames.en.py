@@ -13,7 +13,8 @@ for d_k in dks:  # one figure per d_k: the page's slider moves among them
     k = torch.randn(8, d_k, dtype=torch.float64)
     raw = torch.softmax(k @ q, dim=-1)
     scaled = torch.softmax(k @ q / d_k**0.5, dim=-1)
-    print(f"d_k = {d_k:4d}: max weight {raw.max():.4f} raw, {scaled.max():.4f} scaled")
+    print(f"d_k = {d_k:4d}: largest weight {raw.max():.4f} raw, "
+          f"{scaled.max():.4f} scaled")
     fig, ax = plt.subplots(figsize=(5.6, 3.2))
     x = torch.arange(8.0)
     ax.bar(x - 0.2, raw.numpy(), 0.4, color="#D55E00", label="not divided")

@@ -32,7 +32,7 @@ fig, axes = plt.subplots(2, 2, figsize=(6.6, 6.4), layout="constrained")
 for ax, (name, s) in zip(axes.flat, scores.items()):
     image = ax.imshow(torch.softmax(s, dim=-1).numpy(), cmap="cividis", vmin=0, vmax=1)
     ax.set_title(name, fontsize=11)
-    ax.set_xlabel("키 (칸)")
+    ax.set_xlabel("키 (열)")
     ax.set_ylabel("쿼리 (줄)")
 fig.colorbar(image, ax=axes, shrink=0.8, label="어텐션 가중치")
 plt.show()

@@ -37,4 +37,4 @@ mean_entropy = torch.stack([entropy(p).mean() for p in weights])  # max: log(30)
 mean_max = torch.stack([p.max(dim=-1).values.mean() for p in weights])
 jac_norm = torch.stack([jacobian(p).norm(dim=(-2, -1)).mean() for p in weights])
 for row in zip(names, mean_entropy, mean_max, jac_norm):
-    print("{}: entropy {:.4f}, max weight {:.4f}, |J| {:.4f}".format(*row))
+    print("{}: entropy {:.4f}, largest weight {:.4f}, |J| {:.4f}".format(*row))

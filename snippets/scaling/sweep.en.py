@@ -20,8 +20,8 @@ for d in dims:
         entropy[name].append(-torch.special.xlogy(p, p).sum(dim=-1).mean().item())
         top[name].append(p.amax(dim=-1).mean().item())
 for name in divisors:
-    print(f"divide by {name:7}: entropy    {[round(x, 3) for x in entropy[name]]}")
-    print(f"{'':19}max weight {[round(x, 3) for x in top[name]]}")
+    print(f"divide by {name:7}: entropy        {[round(x, 3) for x in entropy[name]]}")
+    print(f"{'':19}largest weight {[round(x, 3) for x in top[name]]}")
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(7, 3.6), layout="constrained")
 styles = [("#D55E00", "-", "o"), ("#0072B2", "--", "s"), ("#009E73", ":", "^")]
@@ -29,8 +29,9 @@ for name, label, (color, line, marker) in zip(divisors, labels, styles):
     ax1.plot(dims, entropy[name], color=color, ls=line, marker=marker, label=label)
     ax2.plot(dims, top[name], color=color, ls=line, marker=marker)
 ax1.axhline(torch.log(torch.tensor(length)), color="#000000", lw=0.8, ls="-.")
-ax1.set(ylabel="mean row entropy (nats)", title=r"entropy (dash-dot: max $\log 30$)")
-ax2.set(ylabel="mean row max weight", title="largest weight", ylim=(0, 1.05))
+ax1.set(ylabel="mean row entropy (nats)",
+        title=r"Entropy (dash-dot: maximum $\log 30$)")
+ax2.set(ylabel="mean largest weight per row", title="Largest weight", ylim=(0, 1.05))
 for ax in (ax1, ax2):
     ax.set_xscale("log", base=2)
     ax.set_xticks(dims, [str(d) for d in dims])

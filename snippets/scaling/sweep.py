@@ -29,7 +29,7 @@ for name, label, (color, line, marker) in zip(divisors, labels, styles):
     ax1.plot(dims, entropy[name], color=color, ls=line, marker=marker, label=label)
     ax2.plot(dims, top[name], color=color, ls=line, marker=marker)
 ax1.axhline(torch.log(torch.tensor(length)), color="#000000", lw=0.8, ls="-.")
-ax1.set(ylabel="줄의 평균 엔트로피 (nats)", title=r"엔트로피 (점선: 최댓값 $\log 30$)")
+ax1.set(ylabel="줄의 평균 엔트로피 (nats)", title=r"엔트로피 (쇄선: 최댓값 $\log 30$)")
 ax2.set(ylabel="줄의 평균 최대 가중치", title="가장 큰 가중치", ylim=(0, 1.05))
 for ax in (ax1, ax2):
     ax.set_xscale("log", base=2)

@@ -17,6 +17,6 @@ for tau in taus:  # one figure per temperature: the page's slider moves among th
     ax.axhline(1 / len(z), color="#000000", linewidth=0.8, linestyle=(0, (1, 3)))
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("softmax(z / τ)")
-    ax.set_title(f"temperature τ = {tau:g}")
+    ax.set_title(f"Temperature τ = {tau:g}")
     plt.tight_layout()
     plt.show()
