@@ -5,6 +5,7 @@ that goes through the same pipeline as the chapters (math, claims, figures, head
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import importlib.metadata
 import os
@@ -12,6 +13,7 @@ import platform
 import re
 import sysconfig
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -105,6 +107,8 @@ def execute(file: str, text: str, key: str) -> Any:
     """Run a notebook (its JSON text) in a new kernel from an empty folder, as Jupyter would; return
     it with its outputs, marked with ``key``. A cell that raises or writes to stderr (a warning, a
     logged message) stops it with ``LabError`` naming the cell."""
+    from jupyter_client import KernelManager
+    from jupyter_client.kernelspec import KernelSpecManager
     from traitlets.config import Config
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -114,13 +118,16 @@ def execute(file: str, text: str, key: str) -> Any:
         # Local sockets in the run's own folder, not TCP: private, and the kernel has no
         # "running over TCP without encryption" warning to print on the build's stderr.
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
-        client = NotebookClient(book, config=ipc, kernel_name="python3", timeout=300, record_timing=False,
+        server = _kernels()  # the kernel is a warm fork (handbook/kernels.py)
+        specs = KernelSpecManager(kernel_dirs=[str(server.folder / "kernels")])
+        manager = KernelManager(config=ipc, kernel_name="python3", kernel_spec_manager=specs)
+        client = NotebookClient(book, km=manager, timeout=300, record_timing=False,
                                 resources={"metadata": {"path": folder}})
         # The kernel draws figures inline, whatever backend the caller's environment names (a
         # headless CI often sets MPLBACKEND=Agg, which would leave every figure out of the page).
-        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"} | server.env()
         try:
-            client.execute(env=env)
+            client.execute(env=env, cleanup_kc=True)  # its kernel manager is ours: shut it down
         except CellExecutionError as error:
             report = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # the kernel colours its traceback
             raise LabError(f"{file}: a cell raised while the notebook ran\n{report}") from None
@@ -139,6 +146,22 @@ def execute(file: str, text: str, key: str) -> Any:
         cell.outputs = outputs
     book.metadata["handbook"] = {"key": key}
     return book
+
+
+_SERVER: Any = None
+_STARTING = threading.Lock()
+
+
+def _kernels() -> Any:
+    """This process's warm kernel server (handbook/kernels.py), started on first use."""
+    global _SERVER
+    with _STARTING:
+        if _SERVER is None:
+            from .kernels import Server
+
+            _SERVER = Server()
+            atexit.register(_SERVER.close)
+        return _SERVER
 
 
 def _close_loop() -> None:

@@ -4,7 +4,7 @@ dtypes = [torch.float32, torch.float16, torch.bfloat16]
 names = [str(dtype).removeprefix("torch.") for dtype in dtypes]
 fills = ["-inf", "-1e9", "-1e4", "finfo.min"]
 keep = torch.tensor([True, True, True, False, False])  # True = real token
-row = torch.tensor([2.0, 0.0, -1.0, 1.5, 0.5])  # the row of '나는'
+row = torch.tensor([2.0, 0.0, -1.0, 1.5, 0.5])  # the first token's row
 high = torch.tensor([2.0, 0.0, -1.0, 300.0, 0.5])  # a [PAD] key scoring 300
 cast, leak, twice, full = ([[None] * 3 for _ in fills] for _ in range(4))
 

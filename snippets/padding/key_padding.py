@@ -1,14 +1,14 @@
 import torch
 
 torch.manual_seed(0)
-lengths = torch.tensor([2, 5, 3])  # 봄이 왔다 / 나는 매일 ... / 고양이가 창가에서 잔다
+lengths = torch.tensor([2, 5, 3])  # three sentences: 2, 5 and 3 tokens
 B, H, L, d_k = len(lengths), 2, int(lengths.max()), 8
 keep = torch.arange(L) < lengths[:, None]  # (B, L): True = real token
 q, k = torch.randn(B, H, L, d_k), torch.randn(B, H, L, d_k)
 scores = q @ k.transpose(-2, -1) / d_k**0.5  # (B, H, L_Q, L_K)
 
 key_keep = keep[:, None, None, :]  # (B, 1, 1, L_K): one row per sentence
-masked = scores.masked_fill(~key_keep, float("-inf"))  # True in ~key_keep = hide
+masked = scores.masked_fill(~key_keep, float("-inf"))  # True in ~key_keep = masked
 weights = torch.softmax(masked, dim=-1)
 print("scores  ", tuple(scores.shape))
 print("key_keep", tuple(key_keep.shape))

@@ -2,8 +2,8 @@ import torch
 
 lengths = torch.tensor([2, 5, 3])
 B, L = len(lengths), int(lengths.max())
-right = torch.arange(L) < lengths[:, None]  # [봄이, 왔다, PAD, PAD, PAD]
-left = torch.arange(L) >= (L - lengths)[:, None]  # [PAD, PAD, PAD, 봄이, 왔다]
+right = torch.arange(L) < lengths[:, None]  # [w1, w2, PAD, PAD, PAD]
+left = torch.arange(L) >= (L - lengths)[:, None]  # [PAD, PAD, PAD, w1, w2]
 causal = torch.tril(torch.ones(L, L, dtype=torch.bool))  # (L_Q, L_K)
 
 empty, nan_rows, keeps = {}, {}, {}

@@ -1,0 +1,214 @@
+"""The English edition: every Korean page has its English counterpart claiming the same things, the
+snippets' English variants change only words, the English pages hold no Korean text a reader would
+read as English, each page's language switch leads to the same page in the other language, and each
+edition searches in its own language."""
+
+import json
+import os
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+from handbook.editions import alternates, claims_of, page_text, pair_problems, variant, variant_problems
+from project import DOCS, ROOT, SNIPPETS
+from test_browser import base, browser  # noqa: F401
+
+ENGLISH = ROOT / "docs-en"
+HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
+# The one example about Korean tokens: the causal chapter's six-syllable sentence, one token each.
+TOKENS = set("고요한모닥불")
+TOKEN_PAGES = {"en/causal/", "en/labs/causal/"}
+
+
+def test_every_page_has_a_counterpart_claiming_the_same_things():
+    assert pair_problems(DOCS, ENGLISH) == []
+    pages = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*") if p.suffix in (".md", ".py"))
+    assert len(pages) >= 30 and all((ENGLISH / p).is_file() for p in pages if not p.startswith("overrides"))
+
+
+def test_a_missing_page_or_claim_is_reported(tmp_path):
+    ko, en = tmp_path / "docs", tmp_path / "docs-en"
+    for folder in (ko, en):
+        (folder / "labs").mkdir(parents=True)
+    claim = '`3`{ data-claim="a/x.py: n" } and `4`{ data-claim="a/x.py: m" }'
+    (ko / "a.md").write_text(claim, encoding="utf-8")
+    (en / "a.md").write_text('`3`{ data-claim="a/x.py: n" }', encoding="utf-8")
+    (ko / "labs/a.py").write_text("# %% [markdown]\n# text\n", encoding="utf-8")
+    assert pair_problems(ko, en) == [
+        "docs/labs/a.py has no counterpart docs-en/labs/a.py",
+        "docs-en/a.md claims other things than docs/a.md: missing ['a/x.py: m']",
+    ]
+    # the order of claims may differ: a sentence in another language may name them the other way round
+    (en / "a.md").write_text('`4`{ data-claim="a/x.py: m" } and `3`{ data-claim="a/x.py: n" }', encoding="utf-8")
+    (en / "labs/a.py").write_text("# %% [markdown]\n# text\n", encoding="utf-8")
+    assert pair_problems(ko, en) == []
+
+
+def test_claim_counts_match_in_each_language():
+    for folder in ("", "labs/"):
+        for page in sorted((DOCS / folder).glob("*.md" if not folder else "*.py")):
+            counterpart = ENGLISH / folder / page.name
+            assert claims_of(page_text(page)) == claims_of(page_text(counterpart)), counterpart
+
+
+def test_variants_change_only_words():
+    assert variant_problems(SNIPPETS) == []
+    variants = sorted(SNIPPETS.rglob("*.en.py"))
+    assert len(variants) >= 20
+    for path in variants:  # English words: Korean only as the causal chapter's tokens
+        korean = set(HANGUL.findall(path.read_text(encoding="utf-8")))
+        assert korean <= TOKENS, f"{path.relative_to(ROOT)}: Korean text {sorted(korean)}"
+
+
+def test_a_variant_that_changes_code_is_reported(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/x.py").write_text('n = 3\nprint("셋", n)\n', encoding="utf-8")
+    (tmp_path / "a/x.en.py").write_text('n = 3\nprint("three", n)\n', encoding="utf-8")
+    assert variant_problems(tmp_path) == []
+    (tmp_path / "a/x.en.py").write_text('n = 4\nprint("three", n)\n', encoding="utf-8")
+    (tmp_path / "a/y.en.py").write_text('print("y")\n', encoding="utf-8")
+    assert variant_problems(tmp_path) == [
+        "snippets/a/x.en.py differs from snippets/a/x.py in more than its strings: a variant may change words, never code",
+        "snippets/a/y.en.py: a en variant of snippets/a/y.py, which does not exist",
+    ]
+
+
+def test_variant_names_and_bad_names():
+    assert variant("causal/grid.py", "en") == "causal/grid.en.py"
+    assert variant("causal/grid.py", None) == "causal/grid.py"
+    with pytest.raises(ValueError, match="ends in .py"):
+        variant("causal/grid", "en")
+
+
+def test_switch_links_are_relative_without_a_site_url_and_absolute_with_one():
+    editions = {"ko": "한국어", "en": "English"}
+    assert [a["href"] for a in alternates(editions, "ko", "causal/", None)] == ["../causal/", "../en/causal/"]
+    assert [a["href"] for a in alternates(editions, "en", "causal/", None)] == ["../../causal/", "../../en/causal/"]
+    assert [a["href"] for a in alternates(editions, "en", "", None)] == ["../", "../en/"]
+    assert [a["href"] for a in alternates(editions, "ko", "", None)] == ["./", "en/"]
+    assert [a["href"] for a in alternates(editions, "en", "labs/x/", "https://h.org/book/")] == [
+        "https://h.org/book/labs/x/", "https://h.org/book/en/labs/x/"]
+
+
+class _Reading(HTMLParser):
+    """The Hangul a reader meets outside any element marked lang="ko", and each switch link."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str | None]] = []
+        self.korean: list[tuple[str, str]] = []  # (innermost tag, text)
+        self.lang: str | None = None
+        self.switch: dict[str, str] = {}
+
+    def handle_starttag(self, tag, attrs):
+        values = dict(attrs)
+        if tag == "html":
+            self.lang = values.get("lang")
+        if tag == "a" and "md-select__link" in (values.get("class") or ""):
+            self.switch[values["hreflang"]] = values["href"]
+        inherited = self.stack[-1][1] if self.stack else None
+        lang = values.get("lang", inherited)
+        for name in ("alt", "title", "aria-label", "content", "placeholder"):
+            if values.get(name) and HANGUL.search(values[name]) and lang != "ko":
+                self.korean.append((f"{tag}[{name}]", values[name]))
+        if tag not in self.VOID:
+            self.stack.append((tag, lang))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        lang = self.stack[-1][1] if self.stack else None
+        if HANGUL.search(data) and lang != "ko":
+            self.korean.append((" ".join(t for t, _ in self.stack[-3:]), data.strip()[:60]))
+
+
+def _read(site: Path, path: str) -> _Reading:
+    reading = _Reading()
+    reading.feed((site / path / "index.html").read_text(encoding="utf-8"))
+    return reading
+
+
+def _english(site: Path) -> list[str]:
+    return [p.removeprefix(str(site) + "/") for p in (str(h.parent) + "/" for h in sorted((site / "en").rglob("index.html")))]
+
+
+def test_english_pages_hold_no_korean_a_reader_would_read_as_english(site):
+    found = []
+    for path in _english(site):
+        for where, text in _read(site, path).korean:
+            in_code = "code" in where or "pre" in where
+            if path in TOKEN_PAGES and in_code and set(HANGUL.findall(text)) <= TOKENS:
+                continue  # the Korean tokens of the causal example, in its code and output
+            found.append(f"/{path} {where}: {text}")
+    assert len(_english(site)) >= 30
+    assert not found, "\n".join(found[:30])
+
+
+def test_english_notebooks_are_english(site):
+    for path in sorted((site / "en/labs").glob("*/*.ipynb")):
+        book = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+        for cell in book.cells:
+            text = re.sub(r'<span lang="ko">[^<]*</span>', "", cell.source)
+            korean = set(HANGUL.findall(text))
+            allowed = TOKENS if path.parent.name == "causal" and cell.cell_type == "code" else set()
+            assert korean <= allowed, f"{path.relative_to(site)}: {sorted(korean - allowed)} in {cell.source[:80]!r}"
+
+
+def test_each_page_switches_to_itself_in_the_other_language(site):
+    korean = [p.removeprefix(str(site) + "/") for p in (str(h.parent) + "/" for h in sorted(site.rglob("index.html")))
+              if not p.startswith(str(site / "en"))]
+    assert len(korean) == len(_english(site))
+    site_url = os.environ["SITE_URL"]  # the tests' build has one: links are absolute under it
+    for path in korean + _english(site):
+        reading = _read(site, path)
+        assert reading.lang == ("en" if path.startswith("en/") else "ko"), path
+        inner = path.removeprefix("en/")
+        assert set(reading.switch) == {"ko", "en"}, path
+        for lang, href in reading.switch.items():
+            want = inner if lang == "ko" else f"en/{inner}"
+            assert href == site_url + want, f"/{path}: the {lang} switch goes to {href}"
+            assert _read(site, want).lang == lang
+
+
+def test_sitemaps_name_each_pages_languages(site):
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    for edition in ("", "en/"):
+        urls = ET.parse(site / edition / "sitemap.xml").getroot().findall("s:url", ns)
+        assert len(urls) >= 30
+        for url in urls:
+            loc = url.find("s:loc", ns).text
+            links = {link.get("hreflang"): link.get("href") for link in url.findall("x:link", ns)}
+            assert set(links) == {"ko", "en", "x-default"} and loc in links.values(), loc
+            assert links["x-default"] == links["ko"] and links["en"] == links["ko"].replace("/handbook/", "/handbook/en/", 1)
+
+
+def test_each_edition_has_its_own_search_in_its_language(site):
+    korean = json.loads((site / "search/search_index.json").read_text(encoding="utf-8"))
+    english = json.loads((site / "en/search/search_index.json").read_text(encoding="utf-8"))
+    assert korean["config"]["lang"] == ["ko", "en"] and english["config"]["lang"] == ["en"]
+    assert "stemmer" in english["config"]["pipeline"]
+    assert not any(HANGUL.search(d["title"]) for d in english["docs"])
+    assert all(not d["location"].startswith(("en/", "../")) for d in english["docs"])
+
+
+@pytest.mark.browser
+def test_english_search_finds_other_forms_of_a_word(base, browser):  # noqa: F811
+    """The stemmer: "masking" finds the chapters that say "mask" and "masked"."""
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base + "en/", wait_until="networkidle")
+    box = page.locator("input.md-search__input")
+    box.focus()
+    page.keyboard.type("masking")
+    page.locator(".md-search-result__item mark").first.wait_for(timeout=10_000)
+    marked = {m.lower() for m in page.locator(".md-search-result__item mark").all_inner_texts()}
+    assert marked - {"masking"}, marked  # "mask", "masks", "masked": without the stemmer, only "masking"
+    assert not HANGUL.search(page.locator(".md-search-result__list").inner_text())
+    page.close()
