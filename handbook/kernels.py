@@ -5,8 +5,9 @@ request of a tiny launcher that Jupyter starts in place of ``ipykernel_launcher`
 the kernel is what ``ipykernel_launcher`` would have made: a new IPKernelApp with the connection
 file, working folder and environment Jupyter gave the launcher.
 
-Nothing the preload does may show: it runs with warnings as errors and fails on any output, so a lab
-cannot lose a warning or a line of stderr that a reader's fresh kernel would print.
+What the preload does must not hide from a lab what a reader's fresh kernel would print: it runs
+with warnings as errors (a warning stops the server, and the build with it), and it imports only
+modules that change nothing a kernel sets up later (see PRELOAD).
 
 Protocol (one Unix socket, one connection per kernel): the launcher sends a JSON line
 {connection_file, cwd, env}; the server forks; the fork runs the kernel; the server answers with

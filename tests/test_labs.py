@@ -61,6 +61,19 @@ def _notebook(*sources):
     return nbformat.writes(notebook)
 
 
+def test_a_kernel_is_a_fork_of_the_warm_server_with_only_torch_and_matplotlib_loaded():
+    text = _notebook("import os, sys\nprint(os.getppid(), sorted(m for m in ('torch', 'matplotlib', "
+                     "'matplotlib.pyplot', 'matplotlib_inline.backend_inline', 'ipykernel.kernelapp') if m in sys.modules))")
+    parent, loaded = labs.execute("docs/labs/fork.py", text, "k").cells[0].outputs[0].text.split(" ", 1)
+    assert int(parent) == labs._kernels().process.pid
+    assert loaded.strip() == "['ipykernel.kernelapp', 'matplotlib', 'torch']"  # pyplot hooks into the kernel's own shell
+
+
+def test_the_kernel_launcher_names_its_usage():
+    out = subprocess.run([sys.executable, "-m", "handbook.kernels", "nonsense"], capture_output=True, text=True)
+    assert out.returncode != 0 and "usage: python -m handbook.kernels serve SOCKET | launch" in out.stderr
+
+
 def test_a_failing_cell_stops_the_lab_and_names_it():
     with pytest.raises(labs.LabError, match=r"(?s)docs/labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
         labs.execute("docs/labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
