@@ -6,6 +6,8 @@ edition searches in its own language."""
 import json
 import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -212,3 +214,11 @@ def test_english_search_finds_other_forms_of_a_word(base, browser):  # noqa: F81
     assert marked - {"masking"}, marked  # "mask", "masks", "masked": without the stemmer, only "masking"
     assert not HANGUL.search(page.locator(".md-search-result__list").inner_text())
     page.close()
+
+
+def test_the_translators_check_passes_and_names_its_usage():
+    tool = [sys.executable, str(ROOT / "tools/edition.py")]
+    ok = subprocess.run([*tool, "check", "causal", "glossary"], capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.strip() == "ok", ok.stdout + ok.stderr
+    usage = subprocess.run([*tool, "translate"], capture_output=True, text=True)
+    assert usage.returncode == 2 and "tools/edition.py check" in usage.stdout
