@@ -213,5 +213,4 @@ def test_english_search_finds_every_form_that_starts_with_a_word(base, browser, 
     page.locator(".md-search-result__item mark").first.wait_for(timeout=10_000)
     marked = {m.lower() for m in page.locator(".md-search-result__item mark").all_inner_texts()}
     assert forms <= marked, marked
-    assert not HANGUL.search(page.locator(".md-search-result__list").inner_text())
     page.close()
