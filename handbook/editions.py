@@ -62,7 +62,7 @@ def variant(name: str, lang: str | None) -> str:
 
 def is_variant(name: str) -> bool:
     """Whether ``chapter/x.<lang>.py`` is some language's variant of ``chapter/x.py``."""
-    return Path(name).suffixes[-2:-1] != [] and Path(name).suffixes[-2][1:] in WORDS
+    return Path(name).suffixes[-2:-1] in ([f".{lang}"] for lang in WORDS)
 
 
 class EditionRunner:

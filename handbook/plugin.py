@@ -100,7 +100,6 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         return config
 
     def on_pre_build(self, config: Any) -> None:
-        self.edition_configs: dict[str, Any] = {}
         self.figures.files.clear()
         self.reported.clear()
 
@@ -162,9 +161,6 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 page.write_text("", encoding="utf-8")
             files.append(File.generated(config, f"{folder}{name}.md", abs_src_path=str(page)))
             files.append(File.generated(config, f"{folder}{name}/{name}.ipynb", content=text))
-        if self.is_root:
-            for lang in list(self.config.editions)[1:]:
-                self._start_labs(lang, config, env)
         for file in files.documentation_pages():  # a changed snippet: its pages are modified
             shown = self.uses.get(file.src_uri, {})
             if any(self.runner.source(n) != s for n, s in shown.items()):
@@ -300,48 +296,24 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         for problem in broken_links(site, _base_path(config["site_url"])):
             log.warning(f"broken link: {problem}")
 
-    def _start_labs(self, lang: str, config: Any, env: str) -> None:
-        """Start the ``lang`` edition's lab runs now, queued behind this edition's, so they run
-        while this edition's pages are built rather than after; its build finds them running or
-        done. A lab with the same code as one of this edition's is that run, not a second."""
-        docs = Path(self._edition(lang, config).docs_dir)
-        runner = EditionRunner(self.runner.runner, lang)
-        cache = self.root / self.config.cache_dir / lang
-        for source in sorted((docs / self.config.labs).glob("*.py")):
-            text = nbformat.writes(labs.notebook(source, runner.folder, resolve=runner.name))
-            key, executed = labs.digest(labs.code_of(text) + env), cache / f"{source.stem}.ipynb"
-            if key not in _LAB_RUNS and not (self.config.lab_cache and labs.is_current(executed, key)):
-                file = f"{docs.name}/{self.config.labs}/{source.name}"
-                _LAB_RUNS[key] = self.pool.submit(self._run_lab, file, text, key, executed)
-
-    def _edition(self, lang: str, config: Any) -> Any:
-        """The ``lang`` edition's config (mkdocs.<lang>.yml), loaded once per build of this one."""
-        if lang not in self.edition_configs:
-            from mkdocs.config import load_config
-            from mkdocs.config.defaults import MkDocsConfig
-
-            # MkDocs keeps one instance of a plugin that has on_startup per process (serve reuses it
-            # on each rebuild), in a cache that every config shares: loaded as it is,
-            # mkdocs.<lang>.yml would get this very instance back. Each edition gets a cache of its
-            # own, kept here, so its plugins, too, live as long as this one and know what its pages
-            # showed last time.
-            plugins = dict(MkDocsConfig._schema)["plugins"]
-            shared, plugins.plugin_cache = plugins.plugin_cache, self.edition_plugins.setdefault(lang, {})
-            try:
-                self.edition_configs[lang] = load_config(str(self.root / f"mkdocs.{lang}.yml"),
-                                                         site_dir=str(Path(config.site_dir) / lang))
-            finally:
-                plugins.plugin_cache = shared
-        return self.edition_configs[lang]
-
     def _build_edition(self, lang: str, config: Any) -> Path:
         """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process:
         its pages share this build's snippet and lab runs, and its warnings count in this build's
         --strict (MkDocs counts every warning logged while this build runs)."""
         from mkdocs.commands.build import build
+        from mkdocs.config import load_config
+        from mkdocs.config.defaults import MkDocsConfig
 
-        edition = self._edition(lang, config)
-        del self.edition_configs[lang]  # the next build loads it afresh
+        # MkDocs keeps one instance of a plugin that has on_startup per process (serve reuses it on
+        # each rebuild), in a cache that every config shares: loaded as it is, mkdocs.<lang>.yml
+        # would get this very instance back. Each edition gets a cache of its own, kept here, so
+        # its plugins, too, live as long as this one and know what its pages showed last time.
+        plugins = dict(MkDocsConfig._schema)["plugins"]
+        shared, plugins.plugin_cache = plugins.plugin_cache, self.edition_plugins.setdefault(lang, {})
+        try:
+            edition = load_config(str(self.root / f"mkdocs.{lang}.yml"), site_dir=str(Path(config.site_dir) / lang))
+        finally:
+            plugins.plugin_cache = shared
         if config.site_url:
             edition.site_url = f"{config.site_url}{lang}/"
         handbook = edition.plugins["handbook"]

@@ -16,6 +16,7 @@ import nbformat
 import pytest
 from handbook.editions import alternates, claims_of, page_text, pair_problems, variant, variant_problems
 from project import DOCS, ROOT, SNIPPETS
+from website import pages
 from test_browser import base, browser  # noqa: F401
 
 ENGLISH = ROOT / "docs-en"
@@ -139,7 +140,7 @@ def _read(site: Path, path: str) -> _Reading:
 
 
 def _english(site: Path) -> list[str]:
-    return [p.removeprefix(str(site) + "/") for p in (str(h.parent) + "/" for h in sorted((site / "en").rglob("index.html")))]
+    return [p for p in pages(site) if p.startswith("en/")]
 
 
 def test_english_pages_hold_no_korean_a_reader_would_read_as_english(site):
@@ -165,8 +166,7 @@ def test_english_notebooks_are_english(site):
 
 
 def test_each_page_switches_to_itself_in_the_other_language(site):
-    korean = [p.removeprefix(str(site) + "/") for p in (str(h.parent) + "/" for h in sorted(site.rglob("index.html")))
-              if not p.startswith(str(site / "en"))]
+    korean = [p for p in pages(site) if not p.startswith("en/")]
     assert len(korean) == len(_english(site))
     site_url = os.environ["SITE_URL"]  # the tests' build has one: links are absolute under it
     for path in korean + _english(site):

@@ -55,8 +55,9 @@ def check(name: str, lang: str, runner: EditionRunner) -> list[str]:
 
 
 def _lab_code(ours: Path, theirs: Path, file: str) -> list[str]:
-    code = [[c.source for c in jupytext.read(p, fmt="py:percent").cells if c.cell_type == "code"] for p in (ours, theirs)]
-    kinds = [[c.cell_type for c in jupytext.read(p, fmt="py:percent").cells] for p in (ours, theirs)]
+    books = [jupytext.read(p, fmt="py:percent").cells for p in (ours, theirs)]
+    code = [[c.source for c in cells if c.cell_type == "code"] for cells in books]
+    kinds = [[c.cell_type for c in cells] for cells in books]
     if kinds[0] != kinds[1]:
         return [f"{file}: not the same cells as the Korean lab (kinds {kinds[0]} vs {kinds[1]})"]
     problems = []
