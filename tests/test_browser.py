@@ -1,8 +1,11 @@
 """The built site in a real browser (Debian's Chromium driven by Playwright), served like GitHub Pages.
 
 Every page is visited once: loaded, checked, run through axe-core (WCAG 2.1 A/AA) in the palette it
-opened in, switched with Material's palette toggle, and run through axe again. The work runs in the
-page while the test loads the next page in a second tab: the two cores work at once.
+opened in, switched with Material's palette toggle, and run through axe again. An English page is the
+same templates, styles and generated blocks as its Korean counterpart with other words: axe checks it
+whole in one palette, light and dark by turns (a visit cost 2.3 CPU seconds on average, most of it
+axe: 0.9-1.2 s a run on the largest chapter). The work runs in the page while the test loads the next page in a second tab: the two cores
+work at once.
 """
 
 import io
@@ -11,6 +14,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from PIL import Image
+from handbook.editions import WORDS
 from playwright.sync_api import sync_playwright
 from website import CHROMIUM, CHROMIUM_FLAGS, ROOT, pages, serve
 
@@ -46,11 +50,41 @@ RENDER_ALL = "*, *::before, *::after { content-visibility: visible !important; t
 # None today; never a whole rule.
 THEIRS: dict[str, set[str]] = {}
 
+# In chapters and labs, at the laptop width the pages open in: code of up to 88 columns fits and the
+# copy button covers none of it; outputs (a snippet's terminal output, a lab cell's) may be longer,
+# and wrap. The names of output blocks come in each language (handbook/editions.py's WORDS).
+CODE_FITS = """([outputs, terminals]) => {
+  const problems = [];
+  const isOutput = code => {  // a lab cell's output ("출력"), or a snippet's terminal tab
+    const title = code.closest('.highlight').querySelector('.filename');
+    if (title) return outputs.includes(title.textContent.trim());
+    const block = code.closest('.tabbed-block'), set = block && block.closest('.tabbed-set');
+    if (!set) return false;
+    const i = [...block.parentElement.children].indexOf(block);
+    return terminals.includes(set.querySelectorAll(':scope > .tabbed-labels > label')[i]?.textContent.trim());
+  };
+  for (const code of document.querySelectorAll('article pre > code')) {
+    const lines = code.textContent.split('\\n');
+    const output = isOutput(code), wide = lines.find(l => l.length > 88);
+    if (wide && !output) { problems.push(`code wider than 88 columns: ${wide}`); continue; }
+    if (code.scrollWidth > code.clientWidth)
+      problems.push(`${output ? 'output' : 'code'} scrolls: ${lines.find(l => l.length > 88) || lines[0]}`);
+    const button = code.parentElement.querySelector('button');
+    if (!button || !button.offsetParent) continue;
+    // where a line of text can reach (the content box) ends before the button starts
+    const box = code.getBoundingClientRect(), b = button.getBoundingClientRect();
+    const end = box.left + code.clientWidth - parseFloat(getComputedStyle(code).paddingRight);
+    if (end > b.left) problems.push(`copy button covers the end of: ${lines[0]}`);
+  }
+  return problems;
+}"""
+NAMES = [[w["output"] for w in WORDS.values()], [w["terminal"] for w in WORDS.values()]]
+
 # One visit, in the page: every folded answer opened (its figures, formulas and colours are checked
 # too), the page checks, then axe in the palette the page opened in, then Material's palette toggle
 # clicked and axe again. Started with setTimeout, so `evaluate` returns at once and the test drives
 # the other tab meanwhile; the result waits in window.visit.
-VISIT = """([tex, tags]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
+VISIT = """([tex, tags, turns]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
   const problems = [], runs = [];
   document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
   for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
@@ -68,7 +102,7 @@ VISIT = """([tex, tags]) => { window.visit = new Promise(go => setTimeout(go)).t
   const blocks = document.querySelectorAll('article pre > code').length;
   const buttons = document.querySelectorAll('article pre button[data-md-type=copy]').length;
   if (blocks !== buttons) problems.push(`${blocks} code blocks but ${buttons} copy buttons`);
-  for (const turn of [0, 1]) {
+  for (const turn of turns) {  // 0: the palette it opened in, 1: the other
     const scheme = document.body.getAttribute('data-md-color-scheme');
     if (turn) {  // the other palette, switched as a reader switches it
       [...document.querySelectorAll('form[data-md-component=palette] label')].find(l => l.offsetParent).click();
@@ -91,6 +125,8 @@ VISIT = """([tex, tags]) => { window.visit = new Promise(go => setTimeout(go)).t
 class Visits:
     problems: list[str] = field(default_factory=list)  # while loading, and the page checks
     axe: list[str] = field(default_factory=list)
+    code: list[str] = field(default_factory=list)  # CODE_FITS, at the laptop width
+    schemes: dict[str, list[str]] = field(default_factory=dict)  # page -> the palettes axe ran in
 
 
 @pytest.fixture(scope="module")
@@ -121,17 +157,25 @@ def open_page(browser, url, problems, scheme="light"):
     return page
 
 
-def visit(tab, base: str, path: str, found: Visits):
+def turns(path: str, english: list[str]) -> list[int]:
+    """The palettes axe checks a page in: a Korean page in both; English pages in one, by turns."""
+    return [english.index(path) % 2] if path in english else [0, 1]
+
+
+def visit(tab, base: str, path: str, found: Visits, palettes: list[int]):
     """One page: load it, start the visit in it, pause (yield) while it runs, then read what it found."""
     url = base + path
     tab.goto(url, wait_until="load")
     tab.add_style_tag(content=RENDER_ALL)
-    tab.evaluate(VISIT, [TEX, WCAG])
+    if path not in ("", "en/"):  # chapters and labs, as they open
+        found.code += [f"/{path}: {p}" for p in tab.evaluate(CODE_FITS, NAMES)]
+    tab.evaluate(VISIT, [TEX, WCAG, palettes])
     yield
     result = tab.evaluate("() => window.visit")
     found.problems += [f"{url}: {problem}" for problem in result["problems"]]
-    schemes = sorted(run["scheme"] for run in result["runs"])
-    if schemes != sorted(PALETTES):
+    schemes = [run["scheme"] for run in result["runs"]]
+    found.schemes[path] = schemes
+    if len(set(schemes)) != len(palettes):
         found.problems.append(f"{url}: axe ran in the {schemes} palettes")
     for run in result["runs"]:
         for rule in run["violations"]:
@@ -153,10 +197,12 @@ def visits(site, base, browser) -> Visits:
     for tab in tabs:
         watch(tab, found.problems)
     todo, running = pages(site), {}
+    english = [p for p in todo if p.startswith("en/")]
     while todo or running:
         for tab in tabs:
             if tab not in running and todo:
-                running[tab] = visit(tab, base, todo.pop(0), found)
+                path = todo.pop(0)
+                running[tab] = visit(tab, base, path, found, turns(path, english))
             if tab in running and next(running[tab], "done") == "done":
                 del running[tab]
     context.close()
@@ -167,8 +213,17 @@ def test_every_page_loads_cleanly(visits):
     assert not visits.problems, "\n".join(visits.problems)
 
 
+def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(visits):
+    assert not visits.code, "\n".join(visits.code[:20])
+
+
 def test_every_page_passes_axe_in_both_palettes(visits):
+    """Korean pages in both palettes, English pages in one each and both across them."""
     assert not visits.axe, "\n".join(visits.axe)
+    for path, schemes in visits.schemes.items():
+        assert len(schemes) == (1 if path.startswith("en/") else 2), (path, schemes)
+    english = [s[0] for p, s in visits.schemes.items() if p.startswith("en/")]
+    assert len(english) >= 17 and set(english) == set(PALETTES), english
 
 
 def _luminance(png: bytes) -> list[float]:

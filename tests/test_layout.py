@@ -1,8 +1,8 @@
 """Layout in a real browser, on a phone (390 px) and a laptop (1366 px): nothing scrolls the page
-sideways, tokens never break inside, tables and figures stay readable, code fits 88 columns."""
+sideways, tokens never break inside, tables and figures stay readable. That code fits 88 columns on
+a laptop is checked on every page's visit (test_browser.py), which loads each page at that width."""
 
 import pytest
-from handbook.editions import WORDS
 from test_browser import base, browser  # noqa: F401
 from website import pages
 
@@ -95,46 +95,6 @@ def test_phone_figure_text_is_at_least_9px(base, browser, path):
     assert sizes
     small = [(src, round(px, 1)) for src, px in sizes if px < 9]
     assert not small, small
-
-
-@pytest.mark.parametrize("edition", ["ko", "en"])
-def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(site, base, browser, edition):
-    """In chapters and labs: code of up to 88 columns fits; outputs (a snippet's terminal output, a
-    lab cell's) may be longer, and wrap."""
-    problems = []
-    page = browser.new_page(viewport=LAPTOP)
-    for path in edition_pages(site, edition):
-        if path in ("", "en/"):
-            continue
-        page.goto(base + path, wait_until="load")
-        page.add_style_tag(content=RENDER_ALL)
-        problems += [f"/{path}: {p}" for p in page.evaluate("""([outputs, terminals]) => {
-          const problems = [];
-          const isOutput = code => {  // a lab cell's output ("출력"), or a snippet's terminal tab
-            const title = code.closest('.highlight').querySelector('.filename');
-            if (title) return outputs.includes(title.textContent.trim());
-            const block = code.closest('.tabbed-block'), set = block && block.closest('.tabbed-set');
-            if (!set) return false;
-            const i = [...block.parentElement.children].indexOf(block);
-            return terminals.includes(set.querySelectorAll(':scope > .tabbed-labels > label')[i]?.textContent.trim());
-          };
-          for (const code of document.querySelectorAll('article pre > code')) {
-            const lines = code.textContent.split('\\n');
-            const output = isOutput(code), wide = lines.find(l => l.length > 88);
-            if (wide && !output) { problems.push(`code wider than 88 columns: ${wide}`); continue; }
-            if (code.scrollWidth > code.clientWidth)
-              problems.push(`${output ? 'output' : 'code'} scrolls: ${lines.find(l => l.length > 88) || lines[0]}`);
-            const button = code.parentElement.querySelector('button');
-            if (!button || !button.offsetParent) continue;
-            // where a line of text can reach (the content box) ends before the button starts
-            const box = code.getBoundingClientRect(), b = button.getBoundingClientRect();
-            const end = box.left + code.clientWidth - parseFloat(getComputedStyle(code).paddingRight);
-            if (end > b.left) problems.push(`copy button covers the end of: ${lines[0]}`);
-          }
-          return problems;
-        }""", [[w["output"] for w in WORDS.values()], [w["terminal"] for w in WORDS.values()]])]
-    page.close()
-    assert not problems, "\n".join(problems[:20])
 
 
 def test_laptop_tables_are_comfortable(base, browser):
