@@ -67,7 +67,10 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 # ## Fully masked rows, path by path
 #
 # The same probe goes to several PyTorch paths, to see what the fully masked row becomes and how many
-# `nan`s the gradients get.
+# `nan`s the gradients get. The output has one line per path and mask form, giving for `float32`,
+# `float16` and `bfloat16` in turn "what the fully masked row became · the number of `nan`s in the
+# gradients". `1/4` is the uniform distribution, all four cells $\tfrac{1}{4}$; `softmax(S[-1])` is the
+# softmax of the scores as they are, as if there had been no mask.
 
 # %%
 # snippet: apis/fully_masked.py
@@ -81,9 +84,10 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 #
 # <details markdown><summary>Answer</summary>
 #
-# The row becomes the uniform distribution, looking at every key equally, and outputs the average of all
-# the values, `[PAD]` included. Its gradients are finite too, so unless it is left out of the loss, a
-# meaningless row quietly joins the training. The `nan` is gone, but the problem is only hidden. Such rows
-# have to be left out of the output and the loss explicitly.
+# The row becomes the uniform distribution, looking at every key equally (the line
+# `MHA need_weights=True · finfo.min` in the output above), and outputs the average of all the values,
+# `[PAD]` included. Its gradients are finite too, so unless it is left out of the loss, a meaningless row
+# quietly joins the training. The `nan` is gone, but the problem is only hidden. Such rows have to be left
+# out of the output and the loss explicitly.
 #
 # </details>

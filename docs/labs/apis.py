@@ -62,6 +62,9 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 # ## 모두 가려진 줄, 경로마다
 #
 # 같은 탐침을 PyTorch의 여러 경로에 넘겨, 모두 가려진 줄이 무엇이 되는지와 기울기의 `nan` 개수를 봅니다.
+# 출력은 경로와 마스크 형태마다 한 줄이고, `float32`, `float16`, `bfloat16` 차례로 "모두 가려진 줄이 된 것 ·
+# 기울기의 `nan` 개수"를 적습니다. 네 칸이 모두 $\tfrac{1}{4}$인 균등 분포는 `1/4`, 마스크가 없었던 것처럼 점수를
+# 그대로 소프트맥스한 줄은 `softmax(S[-1])`입니다.
 
 # %%
 # snippet: apis/fully_masked.py
@@ -74,8 +77,8 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 #
 # <details markdown><summary>답</summary>
 #
-# 그 줄은 모든 키를 똑같이 보는 균등 분포가 되어, `[PAD]`를 포함한 모든 값의 평균을 출력합니다. 기울기도
-# 유한하므로 손실에서 빼지 않으면 뜻 없는 줄이 조용히 학습에 섞입니다. `nan`은 사라졌지만 문제가 숨은
-# 것입니다. 그런 줄은 출력과 손실에서 직접 빼야 합니다.
+# 그 줄은 모든 키를 똑같이 보는 균등 분포가 되어(위 출력의 `MHA need_weights=True · finfo.min` 줄),
+# `[PAD]`를 포함한 모든 값의 평균을 출력합니다. 기울기도 유한하므로 손실에서 빼지 않으면 뜻 없는 줄이
+# 조용히 학습에 섞입니다. `nan`은 사라졌지만 문제가 숨은 것입니다. 그런 줄은 출력과 손실에서 직접 빼야 합니다.
 #
 # </details>

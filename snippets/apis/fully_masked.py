@@ -31,9 +31,9 @@ with warnings.catch_warnings():  # eager FlexAttention's notice: shown in apis/f
         if w.requires_grad:  # FlexAttention gives none: it has no backward on CPU
             w.backward(torch.ones_like(w))
         nans = sum(int(t.grad.isnan().sum()) for t in (q, k, v)) if w.grad_fn else "—"
-        r, u = w[-1].detach(), S[-1].softmax(-1)  # the row that sees no key; unmasked
-        name = "nan" if r.isnan().all() else "0" if r.eq(0).all() else "균등" if (
-            r.std() < 1e-3) else "안 가림" if (r - u).abs().max() < 1e-3 else "?"
+        r, eq = w[-1], lambda x: (r - x).abs().max() < 1e-3  # row 3, which sees no key
+        name = "nan" if r.isnan().all() else "0" if not r.any() else f"1/{len(r)}" if (
+            eq(1 / len(r))) else "softmax(S[-1])" if eq(S[-1].softmax(-1)) else "?"
         cells.append(f"{name} · {nans}")
 labels = [f"{p} · {f}" for p, f in itertools.product(paths, forms)]
 for i, label in enumerate(labels):
