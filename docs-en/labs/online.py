@@ -140,3 +140,10 @@ print(f"(1, (2, 3)): max gap {(right[0] - full).abs().max().item():.1e}")
 
 # %%
 # snippet: online/figure.py
+
+# %% [markdown]
+# The horizontal axis is the index $j$ of the key. In the upper plot, the gray dots are the scores $x_j$ and the
+# blue horizontal lines the running max $m_t$ up to each block. The lower plot is the running sum $l_t$, relative
+# to $m_t$, drawn at each block's last key, so its horizontal position is the number of keys seen so far. In a block
+# where $m$ rises, $l$ shrinks by a factor of $e^{m_{\text{old}} - m_{\text{new}}}$, and then the new terms are
+# added.

@@ -107,6 +107,12 @@ for dtype in (torch.float32, torch.float64):
 # snippet: softmax/temperature.py
 
 # %% [markdown]
+# In the figure, the horizontal axis is the temperature $\tau$, on a log scale; the vertical axis is
+# $\operatorname{softmax}(z / \tau)_i$, one curve for each score $z_i$. The dotted line is $\tfrac{1}{4}$, the value
+# of four even cells. At a low temperature the largest score takes everything; at a high one the four cells share
+# evenly.
+
+# %% [markdown]
 # ### Try it: a very low temperature
 #
 # At $\tau = 0.05$ the first cell became exactly $1$ in float32. If you lower $\tau$ further, to $0.01$ or $0.02$,

@@ -106,6 +106,11 @@ for dtype in (torch.float32, torch.float64):
 # snippet: softmax/temperature.py
 
 # %% [markdown]
+# 그림의 가로축은 온도 $\tau$이고 로그 눈금입니다. 세로축은 $\operatorname{softmax}(z / \tau)_i$이고, 곡선 하나가
+# 점수 $z_i$ 하나입니다. 점선은 네 칸이 고를 때의 값 $\tfrac{1}{4}$입니다. 온도가 낮으면 가장 큰 점수가 전부를
+# 가져가고, 높으면 네 칸이 고르게 나눕니다.
+
+# %% [markdown]
 # ### 해 보기: 아주 낮은 온도
 #
 # $\tau = 0.05$에서 첫 칸이 float32로 정확히 $1$이 되었습니다. $\tau$를 $0.01$, $0.02$로 더 낮추면 나머지 세

@@ -22,19 +22,17 @@ jumps = sum(b > a for a, b in zip(ms, ms[1:]))  # blocks that raised the max
 print(f"m: {[round(v, 3) for v in ms]}\nl: {[round(v, 3) for v in ls]}")
 
 fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.4, 5.0), sharex=True)
-top.plot(range(1, len(x) + 1), x, "o", color="#999999", markersize=4, label="점수")
+top.plot(range(1, len(x) + 1), x, "o", color="#999999", markersize=4, label=r"$x_j$")
 top.hlines(ms, [e - block + 0.5 for e in ends], [e + 0.5 for e in ends],
-           color="#0072B2", label="블록까지의 누적 최댓값 m")
-top.set_ylabel("점수")
+           color="#0072B2", label=r"$m_t$")
+top.set_ylabel(r"$x_j$")
 top.legend(loc="upper left")
-bottom.plot(ends, ls, "s-", color="#D55E00", label="누적 합 l")
-bottom.set_ylabel("l (m 기준)")
-bottom.set_xlabel("지금까지 본 키의 수")
+bottom.plot(ends, ls, "s-", color="#D55E00", label=r"$l_t$")
+bottom.set_ylabel(r"$l_t$")
+bottom.set_xlabel(r"$j$")
 bottom.legend(loc="upper left")
 for edge in ends[:-1]:
     for ax in (top, bottom):
         ax.axvline(edge + 0.5, color="#dddddd", linewidth=0.8, zorder=0)
-top.set_title("m이 오른 블록에서 l은 exp(m_old − m_new) 배로 줄고 새 항이 더해진다",
-              fontsize=10)
 plt.tight_layout()
 plt.show()

@@ -22,13 +22,13 @@ styles = [("#0072B2", "-", "o"), ("#D55E00", "--", "s"),
           ("#009E73", "-.", "^"), ("#CC79A7", ":", "D")]
 for i, (color, line, marker) in enumerate(styles):
     ax.plot(grid, curves[:, i], color=color, linestyle=line, marker=marker,
-            markevery=20, label=f"z = {z[i]:g}".replace("-", "−"))
-ax.axhline(1 / len(z), color="#000000", linewidth=0.8, linestyle=(0, (1, 3)))
+            markevery=20, label=rf"$z_{i + 1} = {z[i]:g}$")
+ax.axhline(1 / len(z), color="#000000", linewidth=0.8, linestyle=(0, (1, 3)),
+           label=rf"$1/{len(z)}$")
 ax.set_xscale("log")
 ax.set_xticks([0.01, 0.1, 1, 10, 100], ["0.01", "0.1", "1", "10", "100"])
-ax.set_xlabel("온도 τ (로그 눈금)")
-ax.set_ylabel("softmax(z / τ)")
-ax.set_title("온도가 낮으면 가장 큰 값이 전부, 높으면 고르게")
-ax.legend(title="점수")
+ax.set_xlabel(r"$\tau$")
+ax.set_ylabel(r"$\mathrm{softmax}(z / \tau)_i$")
+ax.legend()
 plt.tight_layout()
 plt.show()
