@@ -39,18 +39,18 @@ torch.softmax(scores, dim=-1).diagonal()
 # %% [markdown]
 # ### Try it: another phrase
 #
-# Change `chars` in the cell above to another text, for example `"sunrise"` with one letter per token. How
-# many "see" cells are there in all?
+# Change `chars` in the cell above to another text, for example `"sunrise"` or `"ABCDEFG"`, one letter per
+# token. How many cells hold `1` in all? The cell below counts them for the seven letters `"ABCDEFG"`.
 #
 # <details markdown><summary>Answer</summary>
 #
-# With $T$ tokens there are $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ "see" cells. Seven tokens give
+# With $T$ tokens there are $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ cells holding `1`. Seven tokens give
 # twenty-eight cells.
 #
 # </details>
 
 # %%
-chars = list("sunrise")
+chars = list("ABCDEFG")
 visible = torch.tril(torch.ones(len(chars), len(chars), dtype=torch.bool))
 int(visible.sum())
 

@@ -38,16 +38,17 @@ torch.softmax(scores, dim=-1).diagonal()
 # %% [markdown]
 # ### 해 보기: 다른 문장
 #
-# 위 셀의 `chars`를 다른 문장(예: `"오늘도좋은하루"`)으로 바꿔 보세요. "봄" 칸은 모두 몇 개일까요?
+# 위 셀의 `chars`를 다른 문장(예: `"오늘도좋은하루"`)이나 로마자 일곱 자 `"ABCDEFG"`로 바꿔 보세요. `1`인
+# 칸은 모두 몇 개일까요? 아래 셀은 로마자 일곱 자로 셉니다.
 #
 # <details markdown><summary>답</summary>
 #
-# 글자 수가 $T$이면 "봄" 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 스물여덟 칸입니다.
+# 글자 수가 $T$이면 `1`인 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 스물여덟 칸입니다.
 #
 # </details>
 
 # %%
-chars = list("오늘도좋은하루")
+chars = list("ABCDEFG")
 visible = torch.tril(torch.ones(len(chars), len(chars), dtype=torch.bool))
 int(visible.sum())
 

@@ -10,20 +10,17 @@ chars = list("고요한모닥불")
 T = len(chars)
 visible = torch.tril(torch.ones(T, T, dtype=torch.bool))  # row: now, column: seen
 for char, row in zip(chars, visible):
-    print(char, " ".join("봄  " if v else "가림" for v in row))
+    print(char, *row.int().tolist())  # 1: may be seen, 0: masked
 
 fig, ax = plt.subplots(figsize=(4.8, 4.4))
 ax.imshow(visible.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]))  # grey, teal
 for i in range(T):
     for j in range(T):
         seen = bool(visible[i, j])
-        ax.text(j, i, "봄" if seen else "가림", ha="center", va="center",
+        ax.text(j, i, int(seen), ha="center", va="center",
                 color="white" if seen else "#333333", fontsize=11)
 ax.set_xticks(range(T), chars)
 ax.set_yticks(range(T), chars)
 ax.xaxis.tick_top()
-ax.xaxis.set_label_position("top")
-ax.set_xlabel("보는 대상 (열)", labelpad=8)
-ax.set_ylabel("지금 글자 (줄)")
 plt.tight_layout()
 plt.show()
