@@ -40,7 +40,8 @@ torch.equal(weights @ V_odd, output)
 # ### Try it: without the division
 #
 # If step two's division by $\sqrt{d_k}$ is dropped, do the first query's weights become more even, or more lopsided?
-# What about the second query?
+# What about the second query? The cell below prints the weights computed without the division, `not_scaled`,
+# then the chapter's `weights`, computed with it.
 #
 # <details markdown><summary>Answer</summary>
 #
@@ -55,8 +56,8 @@ torch.equal(weights @ V_odd, output)
 
 # %%
 not_scaled = torch.softmax(scores + M, dim=-1)
-print("not divided:", not_scaled)
-print("divided by √d_k:", weights)
+print("not_scaled:", not_scaled)
+print("weights:", weights)
 
 # %% [markdown]
 # ### Try it: passing the mask flipped

@@ -38,7 +38,8 @@ torch.equal(weights @ V_odd, output)
 # ### 해 보기: 나누지 않으면
 #
 # 둘째 단계의 $\sqrt{d_k}$ 나누기를 빼면 첫째 쿼리의 가중치는 더 고르게 될까요, 더 한쪽으로 쏠릴까요? 둘째
-# 쿼리는 어떨까요?
+# 쿼리는 어떨까요? 아래 셀은 나누지 않고 구한 가중치 `not_scaled`와 장에서 나누어 구한 `weights`를 차례로
+# 찍습니다.
 #
 # <details markdown><summary>답</summary>
 #
@@ -51,8 +52,8 @@ torch.equal(weights @ V_odd, output)
 
 # %%
 not_scaled = torch.softmax(scores + M, dim=-1)
-print("나누지 않음:", not_scaled)
-print("√d_k로 나눔:", weights)
+print("not_scaled:", not_scaled)
+print("weights:", weights)
 
 # %% [markdown]
 # ### 해 보기: 마스크를 뒤집어 넘기면

@@ -7,12 +7,12 @@ V = torch.tensor([[1.0, 2.0], [3.0, 0.0], [9.0, 9.0]])  # L_K = 3 values, d_v = 
 keep = torch.tensor([True, True, False])  # the third key is [PAD]
 d_k = K.shape[-1]
 pad = ["" if k else " [PAD]" for k in keep.tolist()]
-keys = [f"키 {j}{p}" for j, p in enumerate(pad, 1)]  # names for the rows of K and V
-values = [f"값 {j}{p}" for j, p in enumerate(pad, 1)]
+keys = [f"$k_{j}${p}" for j, p in enumerate(pad, 1)]  # names for the rows of K and V
+values = [f"$v_{j}${p}" for j, p in enumerate(pad, 1)]
 
 scores = Q @ K.T  # (L_Q, L_K): one dot product per (query, key) pair
 scaled = scores / d_k**0.5  # divide by sqrt(2)
-M = torch.zeros(3).masked_fill(~keep, float("-inf"))  # (L_K,): 0 = see, -inf = hide
+M = torch.zeros(3).masked_fill(~keep, float("-inf"))  # (L_K,): 0 = kept, -inf = masked
 masked = scaled + M  # M broadcasts over the query rows
 exps = torch.exp(masked)  # exp(-inf) = 0
 weights = exps / exps.sum(dim=-1, keepdim=True)  # = torch.softmax(masked, dim=-1)
