@@ -176,3 +176,8 @@ def test_conventions_table_shows_the_line_that_ran():
     for name, mask, _, shown, to_additive in ns["rows"]:
         scope = {"torch": torch, "m": mask, "L": ns["L"], "inf": ns["inf"]}
         assert torch.equal(eval(shown, scope), to_additive(mask)), name  # noqa: S307
+    # the cells each API set to 0 are shown as code too: that code builds the very cells compared
+    scope = {"torch": torch, "m": ns["m"], "L": ns["L"]}
+    for shown, zero in ns["zero_if"].items():
+        assert torch.equal(eval(shown, scope), zero), shown  # noqa: S307
+    assert set(ns["zeroed"]) == set(ns["zero_if"])

@@ -51,7 +51,8 @@ torch.softmax(scores, dim=-1)
 #
 # This time we do not expand the axes at all and use the $(B, L)$ mask as it is. There are five sentences and the
 # longest length is also five, so $B = L_Q$. Will there be an error? Will `nan` rows appear? How much weight do the
-# `[PAD]` keys get?
+# `[PAD]` keys get? The cell below prints the number of rows holding a `nan`, `nan_rows`, and the largest weight a
+# `[PAD]` key gets, `pad_weight`.
 #
 # <details markdown><summary>Answer</summary>
 #
@@ -70,8 +71,10 @@ keep = torch.arange(L) < lengths[:, None]  # (B, L)
 scores = torch.randn(B, H, L, L)
 w_flat = torch.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)  # runs
 pad_keys = ~keep[:, None, None, :].expand(B, H, L, L)
-print("NaN rows:", int(w_flat.isnan().any(dim=-1).sum()))
-print("largest weight on a [PAD] key:", round(w_flat[pad_keys].max().item(), 4))
+nan_rows = int(w_flat.isnan().any(dim=-1).sum())
+pad_weight = round(w_flat[pad_keys].max().item(), 4)  # the largest weight on a [PAD] key
+print("nan_rows:", nan_rows)
+print("pad_weight:", pad_weight)
 
 # %% [markdown]
 # ## Leave the query-side `[PAD]` out of the output

@@ -48,7 +48,8 @@ torch.softmax(scores, dim=-1)
 # ### 해 보기: 축을 늘리지 않으면
 #
 # 이번에는 축을 아예 늘리지 않고 $(B, L)$ 마스크를 그대로 씁니다. 문장이 다섯 개, 가장 긴 길이도 다섯이라
-# $B = L_Q$입니다. 오류가 날까요? `nan` 줄이 생길까요? `[PAD]` 키가 받은 가중치는 얼마일까요?
+# $B = L_Q$입니다. 오류가 날까요? `nan` 줄이 생길까요? `[PAD]` 키가 받은 가중치는 얼마일까요? 아래 셀은 `nan`이
+# 있는 줄의 수 `nan_rows`와 `[PAD]` 키가 받은 가장 큰 가중치 `pad_weight`를 찍습니다.
 #
 # <details markdown><summary>답</summary>
 #
@@ -67,8 +68,10 @@ keep = torch.arange(L) < lengths[:, None]  # (B, L)
 scores = torch.randn(B, H, L, L)
 w_flat = torch.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)  # runs
 pad_keys = ~keep[:, None, None, :].expand(B, H, L, L)
-print("NaN 줄:", int(w_flat.isnan().any(dim=-1).sum()))
-print("[PAD] 키의 가장 큰 가중치:", round(w_flat[pad_keys].max().item(), 4))
+nan_rows = int(w_flat.isnan().any(dim=-1).sum())
+pad_weight = round(w_flat[pad_keys].max().item(), 4)  # the largest weight on a [PAD] key
+print("nan_rows:", nan_rows)
+print("pad_weight:", pad_weight)
 
 # %% [markdown]
 # ## 쿼리 쪽 [PAD]는 출력에서 뺀다

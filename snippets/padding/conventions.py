@@ -11,9 +11,9 @@ m, inf = probe.expand(L, L), float("inf")  # m: (L_Q, L_K)
 mha = torch.nn.MultiheadAttention(d, 1, bias=False, batch_first=True)
 with torch.no_grad():  # q, k unchanged: scores are s
     mha.in_proj_weight.copy_(torch.eye(d).repeat(3, 1))
-zero_if = {"True 칸이 0: True = 가림": m, "True 칸만 남음: True = 참여": ~m,
-           "대각선 위가 0: 미래를 가림": torch.ones(L, L, dtype=torch.bool).triu(1),
-           "0이 없음: 값이 점수에 더해짐": torch.zeros(L, L, dtype=torch.bool)}
+zero_if = {"m": m, "~m": ~m,  # cells that may end up with weight 0: as shown, as run
+           "torch.ones(L, L).triu(1).bool()": torch.ones(L, L).triu(1).bool(),
+           "torch.zeros(L, L).bool()": torch.zeros(L, L).bool()}
 rows = [  # API, mask given, its weights, that mask as an additive M: shown, then run
     ("masked_fill(m, -inf)", m, torch.softmax(s.masked_fill(m, -inf), -1),
      "torch.where(m, -inf, 0.0)", lambda m: torch.where(m, -inf, 0.0)),
@@ -30,11 +30,11 @@ rows = [  # API, mask given, its weights, that mask as an additive M: shown, the
 ]
 table = []  # one row per API, as the page shows it; M runs as shown
 for name, mask, w, shown, to_additive in rows:
-    zero = w[0].detach() == 0  # the weights this API made exactly 0, and their meaning
-    meaning = next(text for text, z in zero_if.items() if torch.equal(zero, z))
+    zero = w[0].detach() == 0  # the weights this API made exactly 0, named as code
+    zeroed = next(text for text, z in zero_if.items() if torch.equal(zero, z))
     same = torch.allclose(torch.softmax(s + to_additive(mask), -1), w, atol=1e-6)
-    given = "없음" if mask is None else f"{mask.dtype} {tuple(mask.shape)}"[6:]
-    table.append((name, given, w[0, 0].detach(), meaning, f"`{shown}`", same))
-    print(f"{name:<22} | {meaning} | M = {shown} | same: {same}")
-apis, given, first, meaning, additive, same = zip(*table)
+    given = "None" if mask is None else f"{mask.dtype} {tuple(mask.shape)}"[6:]
+    table.append((name, given, w[0, 0].detach(), zeroed, f"`{shown}`", same))
+    print(f"{name:<22} | w[0] == 0: {zeroed} | M = {shown} | same: {same}")
+apis, given, first, zeroed, additive, same = zip(*table)
 print("torch", version := torch.__version__)
