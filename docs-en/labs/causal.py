@@ -32,6 +32,9 @@ torch.softmax(scores, dim=-1).diagonal()
 
 # %% [markdown]
 # ## The mask table as a figure
+#
+# Each row is the token being read now, each column a token it looks at. A cell holding `1` may be seen; `0` is
+# masked.
 
 # %%
 # snippet: causal/grid.py

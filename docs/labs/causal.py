@@ -31,6 +31,8 @@ torch.softmax(scores, dim=-1).diagonal()
 
 # %% [markdown]
 # ## 가림표 그림
+#
+# 줄은 지금 읽는 글자, 열은 그 글자가 들여다보는 대상입니다. 칸의 `1`은 볼 수 있는 자리, `0`은 가린 자리입니다.
 
 # %%
 # snippet: causal/grid.py
