@@ -60,7 +60,7 @@ def test_claim_counts_match_in_each_language():
 def test_variants_change_only_words():
     assert variant_problems(SNIPPETS) == []
     variants = sorted(SNIPPETS.rglob("*.en.py"))
-    assert len(variants) >= 20
+    assert variants, "no English variant found: the checks below would pass on nothing"
     for path in variants:  # English words: Korean only as the causal chapter's tokens
         korean = set(HANGUL.findall(path.read_text(encoding="utf-8")))
         assert korean <= TOKENS, f"{path.relative_to(ROOT)}: Korean text {sorted(korean)}"
