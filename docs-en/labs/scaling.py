@@ -9,8 +9,12 @@
 # ## The seed experiment and measuring sharpness
 #
 # We draw numbers evenly from the interval $[-3, 3]$ to build $30 \times 30$ score tables, and draw the
-# attention weights with and without the division on one color scale. Then we measure the entropy, the largest
-# weight and the Jacobian norm of the same score tables.
+# attention weights with and without the division on one color scale. In the titles $S$ is the score table
+# and $d$ its dimension; the vertical axis $i$ is the query (row), the horizontal axis $j$ the key (column),
+# and the color is the attention weight $p_{ij}$. Then we measure the entropy, the largest weight and the
+# Jacobian norm of the same score tables and print their means as `mean_entropy`, `mean_max` and `jac_norm`.
+# The last two rows are the references: the uniform row $(\tfrac{1}{30}, \dots, \tfrac{1}{30})$ and the
+# one-hot row $(1, 0, \dots, 0)$.
 
 # %%
 # snippet: scaling/seed.py
@@ -33,6 +37,9 @@
 # $d$ shrinks it to $\tfrac{\sigma^2}{\sqrt{d}}$, so the differences between scores almost disappear. No
 # division gives one-hot, division by $d$ gives uniform, and only division by $\sqrt{d}$ lands in between.
 #
+# The cell below prints the mean entropy as `mean_h` and the mean largest weight as `mean_top`, each beside
+# its reference, and draws the heatmap of $S/1024$.
+#
 # </details>
 
 # %%
@@ -40,11 +47,11 @@ import math
 
 p = torch.softmax(big / big_dim, dim=-1)
 mean_h, mean_top = entropy(p).mean().item(), p.amax(dim=-1).mean().item()
-print(f"mean entropy        {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
-print(f"mean largest weight {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
+print(f"mean_h   {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
+print(f"mean_top {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
 plt.figure(figsize=(3.4, 3))
 plt.imshow(p, cmap="cividis", vmin=0, vmax=1)
-plt.title("big tensor ÷ 1024")
+plt.title("$S/1024$ ($d=1024$)")
 plt.colorbar()
 plt.show()
 

@@ -9,7 +9,10 @@
 # ## 씨앗 실험과 선명함의 측정
 #
 # 구간 $[-3, 3]$에서 고르게 뽑은 수로 $30 \times 30$ 점수 표를 만들고, 나눈 것과 나누지 않은 것의 어텐션
-# 가중치를 같은 색 눈금으로 그립니다. 이어서 같은 점수 표의 엔트로피, 최대 가중치, 야코비안 노름을 잽니다.
+# 가중치를 같은 색 눈금으로 그립니다. 그림 제목의 $S$는 점수 표, $d$는 그 차원이고, 세로축 $i$는 쿼리(줄),
+# 가로축 $j$는 키(열), 색은 어텐션 가중치 $p_{ij}$입니다. 이어서 같은 점수 표의 엔트로피, 최대 가중치,
+# 야코비안 노름을 재서 평균을 `mean_entropy`, `mean_max`, `jac_norm`으로 찍습니다. 마지막 두 줄은 비교용인
+# 균등한 줄 $(\tfrac{1}{30}, \dots, \tfrac{1}{30})$과 원-핫 줄 $(1, 0, \dots, 0)$입니다.
 
 # %%
 # snippet: scaling/seed.py
@@ -30,6 +33,9 @@
 # $\sigma^2 \sqrt{d}$인데 $d$로 나누면 $\tfrac{\sigma^2}{\sqrt{d}}$로 줄어, 점수끼리의 차이가 거의 사라지기
 # 때문입니다. 나누지 않으면 원-핫, $d$로 나누면 균등, $\sqrt{d}$로 나눠야 그 사이입니다.
 #
+# 아래 셀은 평균 엔트로피를 `mean_h`, 평균 최대 가중치를 `mean_top`으로 기준값과 나란히 찍고, $S/1024$의
+# 히트맵을 그립니다.
+#
 # </details>
 
 # %%
@@ -37,11 +43,11 @@ import math
 
 p = torch.softmax(big / big_dim, dim=-1)
 mean_h, mean_top = entropy(p).mean().item(), p.amax(dim=-1).mean().item()
-print(f"평균 엔트로피   {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
-print(f"평균 최대 가중치 {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
+print(f"mean_h   {mean_h:.4f}  (log 30 = {math.log(30):.4f})")
+print(f"mean_top {mean_top:.4f}  (1/30 = {1 / 30:.4f})")
 plt.figure(figsize=(3.4, 3))
 plt.imshow(p, cmap="cividis", vmin=0, vmax=1)
-plt.title("큰 텐서 ÷ 1024")
+plt.title("$S/1024$ ($d=1024$)")
 plt.colorbar()
 plt.show()
 

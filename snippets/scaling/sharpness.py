@@ -31,10 +31,10 @@ small = make_dot_product_tensor(length, small_dim)
 scores = [big, big / big_dim**0.5, small, small / small_dim**0.5]
 weights = [torch.softmax(s, dim=-1) for s in scores]
 weights += [torch.full((1, length), 1 / length), torch.eye(length)]  # references
-names = ["1) 큰 텐서", "2) 큰 텐서 ÷ √1024", "3) 작은 텐서", "4) 작은 텐서 ÷ √10",
-         "균등한 줄 (참고)", "원-핫 줄 (참고)"]
+names = ["1) S (d=1024)", "2) S/√1024", "3) S (d=10)", "4) S/√10",
+         "(1/30, …, 1/30)", "(1, 0, …, 0)"]  # the references: uniform, one-hot
 mean_entropy = torch.stack([entropy(p).mean() for p in weights])  # max: log(30)
 mean_max = torch.stack([p.max(dim=-1).values.mean() for p in weights])
 jac_norm = torch.stack([jacobian(p).norm(dim=(-2, -1)).mean() for p in weights])
 for row in zip(names, mean_entropy, mean_max, jac_norm):
-    print("{}: entropy {:.4f}, max weight {:.4f}, |J| {:.4f}".format(*row))
+    print("{}: mean_entropy {:.4f}, mean_max {:.4f}, jac_norm {:.4f}".format(*row))
