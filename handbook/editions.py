@@ -7,8 +7,10 @@ snippet and each notebook executes once however many languages show it.
 The editions differ only in words. A page of one edition has its counterpart, under the same name,
 in every other; the two claim the same things of the same snippets. Where a
 snippet prints or draws words, ``<chapter>/x.<lang>.py`` beside ``x.py`` is that language's variant:
-the same code with other strings (``variant_problems``), which the other edition's pages and labs
-show in place of ``x.py``.
+the same code with other strings (``variant_problems``), which the other edition's pages show in
+place of ``x.py``. A lab includes no variant and prints nothing that changes with the language (its
+Markdown says the words), so its code is the same in every edition and runs once (tests/test_editions.py
+checks it).
 """
 
 from __future__ import annotations

@@ -57,6 +57,24 @@ def test_claim_counts_match_in_each_language():
             assert claims_of(page_text(page)) == claims_of(page_text(counterpart)), counterpart
 
 
+def test_every_lab_runs_once_for_both_editions():
+    """A lab's run is keyed by its code cells, its snippets' code included (handbook/plugin.py): an
+    English lab whose code is the Korean one's shares its run. Each that differs runs twice in every
+    build (0.6-2.5 s a lab, measured), which the budget of the English edition (at most 1.3 times the
+    Korean build) cannot afford. So a lab prints and draws no words: the words are its Markdown's."""
+    from handbook import labs
+    from project import runner_for
+
+    def code(docs: Path, name: str) -> str:
+        resolve = runner_for(f"{docs.name}/labs/{name}.py").name
+        return labs.code_of(nbformat.writes(labs.notebook(docs / "labs" / f"{name}.py", SNIPPETS, resolve=resolve)))
+
+    names = sorted(p.stem for p in (DOCS / "labs").glob("*.py"))
+    assert len(names) >= 13
+    differ = [name for name in names if code(DOCS, name) != code(ENGLISH, name)]
+    assert not differ, f"labs whose English code differs from the Korean (words in code or a snippet's .en.py): {differ}"
+
+
 def test_variants_change_only_words():
     assert variant_problems(SNIPPETS) == []
     variants = sorted(SNIPPETS.rglob("*.en.py"))

@@ -72,7 +72,7 @@ scores = torch.randn(B, H, L, L)
 w_flat = torch.softmax(scores.masked_fill(~keep, float("-inf")), dim=-1)  # runs
 pad_keys = ~keep[:, None, None, :].expand(B, H, L, L)
 nan_rows = int(w_flat.isnan().any(dim=-1).sum())
-pad_weight = round(w_flat[pad_keys].max().item(), 4)  # the largest weight on a [PAD] key
+pad_weight = round(w_flat[pad_keys].max().item(), 4)  # largest weight on [PAD]
 print("nan_rows:", nan_rows)
 print("pad_weight:", pad_weight)
 
