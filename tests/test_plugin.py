@@ -184,6 +184,20 @@ def test_broken_links_in_raw_html_are_found(tmp_path):
                                       "index.html: x.png (no such file)"]
 
 
+def test_broken_links_reads_again_what_a_rebuild_rewrote(tmp_path):
+    """Pages are read once and kept while unchanged (serve --dirty rewrites only what an edit
+    touched); a rewritten, removed or new page is read as it is now."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text('<a href="a/#here">ok</a>')
+    (tmp_path / "a/index.html").write_text('<h2 id="here">h</h2>')
+    assert broken_links(tmp_path) == []
+    (tmp_path / "a/index.html").write_text('<h2 id="there">a longer heading</h2>')
+    assert broken_links(tmp_path) == ["index.html: a/#here (no such anchor)"]
+    (tmp_path / "a/index.html").unlink()
+    (tmp_path / "b.html").write_text('<a href="index.html#top">up</a>')
+    assert broken_links(tmp_path) == ["b.html: index.html#top (no such anchor)", "index.html: a/#here (no such file)"]
+
+
 def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
     from types import SimpleNamespace
 
