@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .labs import prose
+from .labs import notebook, prose
 from .prose import read_claims
 from .snippets import Run, Runner
 
@@ -65,6 +65,12 @@ def variant(name: str, lang: str | None) -> str:
 def is_variant(name: str) -> bool:
     """Whether ``chapter/x.<lang>.py`` is some language's variant of ``chapter/x.py``."""
     return Path(name).suffixes[-2:-1] in ([f".{lang}"] for lang in WORDS)
+
+
+def lab_code(lab: Path, runner: EditionRunner) -> list[str]:
+    """A lab's code cells as ``runner``'s edition runs them, each ``# snippet:`` cell as the code
+    that edition shows. Two editions' labs whose code is equal share one run (handbook/plugin.py)."""
+    return [c.source for c in notebook(lab, runner.folder, resolve=runner.name).cells if c.cell_type == "code"]
 
 
 class EditionRunner:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from handbook.editions import alternates, claims_of, page_text, pair_problems, variant, variant_problems
+from handbook.editions import (alternates, claims_of, lab_code, page_text, pair_problems, variant,
+                               variant_problems)
 from project import DOCS, ROOT, SNIPPETS
 from website import pages
 from test_browser import base, browser  # noqa: F401
@@ -62,17 +63,28 @@ def test_every_lab_runs_once_for_both_editions():
     English lab whose code is the Korean one's shares its run. Each that differs runs twice in every
     build (0.6-2.5 s a lab, measured), which the budget of the English edition (at most 1.3 times the
     Korean build) cannot afford. So a lab prints and draws no words: the words are its Markdown's."""
-    from handbook import labs
     from project import runner_for
 
-    def code(docs: Path, name: str) -> str:
-        resolve = runner_for(f"{docs.name}/labs/{name}.py").name
-        return labs.code_of(nbformat.writes(labs.notebook(docs / "labs" / f"{name}.py", SNIPPETS, resolve=resolve)))
+    def code(docs: Path, name: str) -> list[str]:
+        return lab_code(docs / "labs" / f"{name}.py", runner_for(f"{docs.name}/labs/{name}.py"))
 
     names = sorted(p.stem for p in (DOCS / "labs").glob("*.py"))
     assert len(names) >= 13
     differ = [name for name in names if code(DOCS, name) != code(ENGLISH, name)]
     assert not differ, f"labs whose English code differs from the Korean (words in code or a snippet's .en.py): {differ}"
+
+
+def test_the_translators_check_passes_a_chapter_and_names_a_lab_that_would_run_twice(tmp_path):
+    import edition  # tools/edition.py
+    from project import runner_for
+
+    assert edition.main(["check", "causal"]) == 0  # a chapter with a lab (test_claims checks them all)
+    korean, english = tmp_path / "ko.py", tmp_path / "en.py"
+    korean.write_text("# %% [markdown]\n# 제목\n\n# %%\nprint(1)\n", encoding="utf-8")
+    english.write_text("# %% [markdown]\n# Title\n\n# %%\nprint(2)\n", encoding="utf-8")
+    assert edition._lab_code(english, korean, "en.py", runner_for("docs-en/labs/x.py")) == [
+        "en.py: code cell 1 differs from the Korean lab's as it runs (words in its code, or a snippet with a "
+        "variant): the lab would run twice"]
 
 
 def test_variants_change_only_words():
