@@ -33,6 +33,12 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.get_closest_marker("site") is None)  # stable: files keep their order
 
 
+def pytest_itemcollected(item):
+    # `make test` runs Lighthouse by its file's name: an `audit` test elsewhere would run in neither group
+    if item.get_closest_marker("audit") and item.path.name != "test_audit.py":
+        raise pytest.UsageError(f"{item.nodeid}: audit tests belong in tests/test_audit.py")
+
+
 def inputs() -> str:
     """A digest of everything the built site is made from: the pages, labs, snippets and plugin, the
     config and pins, the commit (its time dates the sitemap), the variables the build reads, and

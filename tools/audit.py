@@ -16,7 +16,8 @@ def main() -> None:
         site = build(Path(tmp) / "site")
         with serve(site) as base:
             for device in ("mobile", "desktop"):
-                results = {page or "/": lighthouse(base + page, device) for page in pages(site)}
+                scores = lighthouse([base + page for page in pages(site)], device)
+                results = {page or "/": scores[base + page] for page in pages(site)}
                 print(table(results, device), end="\n\n", flush=True)
 
 

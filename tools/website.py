@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -144,31 +143,35 @@ def serve(site: Path, prefix: str | None = None):
         server.server_close()
 
 
-def lighthouse(url: str, device: str = "mobile") -> dict[str, float]:
-    """Lighthouse's four category scores (0–100) for one URL, as a phone (Lighthouse's default:
-    slow 4G, CPU slowed four times) or a desktop sees it, and the weighted audits below 1."""
-    preset = ["--preset=desktop"] if device == "desktop" else []
-    with tempfile.TemporaryDirectory() as tmp:
-        report = Path(tmp) / "report.json"
-        subprocess.run(
-            [str(ROOT / "node_modules/.bin/lighthouse"), url, "--quiet", "--output=json",
-             f"--output-path={report}", f"--chrome-path={CHROMIUM}",
-             f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
-             f"--only-categories={','.join(CATEGORIES)}", *preset,
-             "--disable-full-page-screenshot"],  # only pictures for the HTML report: 2-3 s a page
-            check=True, capture_output=True, text=True, timeout=180,
-        )
-        data = json.loads(report.read_text(encoding="utf-8"))
-    scores = {c: round(100 * data["categories"][c]["score"]) for c in CATEGORIES}
-    scores["failing"] = [
-        ref["id"] for c in CATEGORIES for ref in data["categories"][c]["auditRefs"]
-        if ref["weight"] > 0 and data["audits"][ref["id"]].get("score") not in (None, 1)
-    ]
-    return scores
+def lighthouse(urls: list[str], device: str = "mobile") -> dict[str, dict]:
+    """Lighthouse's four category scores (0–100) for each URL, as a phone (Lighthouse's default:
+    slow 4G, CPU slowed four times) or a desktop sees it, and the weighted audits below 1. One
+    Node process runs them in turn, a fresh Chromium for each (tools/lighthouse.mjs)."""
+    if device not in ("mobile", "desktop"):
+        raise ValueError(f"device must be 'mobile' or 'desktop', not {device!r}")
+    if isinstance(urls, str) or not urls:
+        raise ValueError(f"urls must be a non-empty list of URLs, not {urls!r}")
+    options = {"device": device, "chromePath": CHROMIUM, "chromeFlags": CHROMIUM_FLAGS, "categories": list(CATEGORIES)}
+    run = subprocess.run(["node", str(ROOT / "tools/lighthouse.mjs"), json.dumps(options), *urls],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120 * len(urls))
+    if run.returncode != 0:
+        raise RuntimeError(f"Lighthouse failed ({run.returncode}):\n{run.stderr[-3000:]}")
+    results = {}
+    for line in run.stdout.splitlines():
+        data = json.loads(line)
+        scores = {c: round(100 * data["categories"][c]["score"]) for c in CATEGORIES}
+        scores["failing"] = [
+            audit for c in CATEGORIES for audit, weight in data["categories"][c]["weights"]
+            if weight > 0 and data["audits"][audit] not in (None, 1)
+        ]
+        results[data["url"]] = scores
+    if list(results) != list(urls):
+        raise RuntimeError(f"Lighthouse reported {list(results)} for {list(urls)}")
+    return results
 
 
 def table(results: dict[str, dict], device: str = "mobile") -> str:
-    """Lighthouse results (page -> ``lighthouse(...)``) as a Markdown table."""
+    """Lighthouse results (page -> one URL's scores from ``lighthouse``) as a Markdown table."""
     head = f"| page ({device}) | " + " | ".join(CATEGORIES) + " | audits below 1 |"
     rule = "|---|" + "---:|" * len(CATEGORIES) + "---|"
     rows = [
