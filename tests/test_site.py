@@ -36,10 +36,9 @@ def test_code_is_shown_with_its_path_and_output(site):
     assert any(label.get_text() == "터미널 출력" for label in article.select(".tabbed-labels label"))
 
 
-def test_claims_reach_the_reader_as_plain_code(site):
+def test_claims_reach_the_reader_as_plain_code(site, views):
     assert len(page(site, "causal").select("code[data-claim]")) >= 30
-    for path in pages(site):
-        prose = " ".join(p.get_text() for p in page(site, path.rstrip("/")).select("article p, article li, article td"))
+    for path, (prose, _seen, _soup) in views.items():
         assert "data-claim" not in prose, path  # an attribute list Markdown did not take
 
 
@@ -56,25 +55,36 @@ def test_math_is_mathml_with_no_tex_left(site):
 RAW_NAMES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])")
 
 
-def reader_view(site: Path, path: str, code: str | None = None) -> tuple[list[str], BeautifulSoup]:
+def reader_view(soup: BeautifulSoup) -> tuple[list[str], BeautifulSoup]:
     """What a reader sees of a page besides its code: its description and title (search engines show
-    them) and its alt, title and aria-label texts; and the page without head, code blocks, scripts
-    and a code block's path (.filename: snippets/pitfalls/d_model.py), its code spans and math
-    removed, or replaced by ``code``."""
-    soup = page(site, path.rstrip("/"))
+    them) and its alt, title and aria-label texts; and the page (changed in place) without head, code
+    blocks, scripts and a code block's path (.filename: snippets/pitfalls/d_model.py), its code spans
+    and math each replaced by the word X."""
     seen = [m["content"] for m in soup.find_all("meta", attrs={"name": "description"})] + [soup.title.get_text()]
     for e in soup.find_all(["head", "pre", "script", "style"]) + soup.select(".filename"):
         e.decompose()
     for e in soup.find_all(["code", "math"]):
-        e.replace_with(code) if code else e.decompose()
+        e.replace_with("X")
     seen += [e[a] for a in ("alt", "title", "aria-label") for e in soup.find_all(attrs={a: True})]
     return seen, soup
 
 
-def test_no_raw_tex_names_where_a_reader_sees_them(site):
-    found = []
+@pytest.fixture(scope="module")
+def views(site) -> dict[str, tuple[str, list[str], BeautifulSoup]]:
+    """Every page parsed once (0.1-0.3 s a page) for the tests that read them all: its paragraphs,
+    list items and table cells as text, then its ``reader_view``."""
+    found = {}
     for path in pages(site):
-        seen, soup = reader_view(site, path)
+        soup = page(site, path.rstrip("/"))
+        prose = " ".join(p.get_text() for p in soup.select("article p, article li, article td"))
+        found[path] = (prose, *reader_view(soup))
+    return found
+
+
+def test_no_raw_tex_names_where_a_reader_sees_them(views):
+    # Code and math read as the word X: get_text(" ") sets it apart, and no raw name can contain it.
+    found = []
+    for path, (_prose, seen, soup) in views.items():
         seen = [" ".join(text.split()) for text in seen + [soup.get_text(" ")]]
         found += [f"/{path}: {m[0]} in …{text[max(m.start() - 30, 0):m.end() + 10]}…"
                   for text in seen for m in RAW_NAMES.finditer(text)]
@@ -87,11 +97,10 @@ PARTICLE = re.compile(r"[A-Za-z0-9_)\]%∞−\u2080-\u209c] (은|는|이|가|을
                       r"|처럼|입니다|이다|이고|이며|이면|이라|라는|이라는)(?=[\s.,:;)\]\"'*]|$)")
 
 
-def test_particles_attach_to_the_word_before_them(site):
+def test_particles_attach_to_the_word_before_them(views):
     found = []
-    for path in pages(site):
+    for path, (_prose, seen, soup) in views.items():
         # X: what stands before the particle (a code span, a formula); the space after it is what counts
-        seen, soup = reader_view(site, path, code="X")
         blocks = soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])
         for text in seen + [e.get_text() for e in blocks]:
             text = " ".join(text.split())
