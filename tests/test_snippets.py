@@ -9,6 +9,7 @@ import symtable
 import unicodedata
 
 import pytest
+from alone import run_alone
 from project import RUNNER, SNIPPETS
 
 NAMES = RUNNER.all()
@@ -16,23 +17,6 @@ NAMES = RUNNER.all()
 
 def test_there_are_snippets():
     assert len(NAMES) >= 80
-
-
-def _alone(path: str, folder: str) -> None:
-    """In a new process: run one snippet as ``python <path>`` would, from ``folder``, with its
-    stdout and stderr (file descriptors, so C code's output counts too) in two files there."""
-    import os
-    import runpy
-    import sys
-
-    os.chdir(folder)
-    for fd, name in ((1, "stdout"), (2, "stderr")):
-        os.dup2(os.open(name, os.O_WRONLY | os.O_CREAT), fd)
-    sys.argv, sys.path[0] = [path], os.path.dirname(path)
-    try:
-        runpy.run_path(path, run_name="__main__")
-    finally:
-        sys.stdout.flush(), sys.stderr.flush()
 
 
 @pytest.fixture(scope="session")
@@ -54,7 +38,7 @@ def python():
 @pytest.mark.parametrize("name", NAMES)
 def test_snippet_runs_alone(name, tmp_path, python):
     # From an empty folder: no other file of the project is needed.
-    process = python.Process(target=_alone, args=(str(SNIPPETS / name), str(tmp_path)))
+    process = python.Process(target=run_alone, args=(str(SNIPPETS / name), str(tmp_path)))
     process.start()
     process.join(timeout=120)
     stdout, stderr = ((tmp_path / f).read_text(encoding="utf-8") for f in ("stdout", "stderr"))
@@ -67,7 +51,7 @@ def test_a_snippet_run_alone_reports_what_it_writes(tmp_path, python):
     # The harness itself: output, stderr and a failing exit are seen.
     script = tmp_path / "x.py"
     script.write_text("import sys\nprint('out')\nprint('err', file=sys.stderr)\nraise SystemExit(3)\n")
-    process = python.Process(target=_alone, args=(str(script), str(tmp_path)))
+    process = python.Process(target=run_alone, args=(str(script), str(tmp_path)))
     process.start()
     process.join(timeout=60)
     assert process.exitcode == 3
