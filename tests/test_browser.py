@@ -1,7 +1,9 @@
 """The built site in a real browser (Debian's Chromium driven by Playwright), served like GitHub Pages.
 
-Every page is visited once: loaded, checked, run through axe-core (WCAG 2.1 A/AA) in the palette it
-opened in, switched with Material's palette toggle, and run through axe again. An English page is the
+Every page is visited once: loaded at a laptop's width, checked, run through axe-core (WCAG 2.1
+A/AA) in the palette it opened in, switched with Material's palette toggle, run through axe again,
+then resized to a phone's width and checked there (one load where a walk at each width cost 38 CPU
+seconds more). An English page is the
 same templates, styles and generated blocks as its Korean counterpart with other words: axe checks it
 whole in one palette, light and dark by turns (a visit cost 2.3 CPU seconds on average, most of it
 axe: 0.9-1.2 s a run on the largest chapter). The work runs in the page while the test loads the next page in a second tab: the two cores
@@ -34,6 +36,8 @@ SEARCH = {
 }
 # A common laptop screen: Material shows the navigation and the table of contents both.
 VIEWPORT = {"width": 1366, "height": 900}
+# A phone held upright.
+PHONE = {"width": 390, "height": 800}
 # Material's palettes (body[data-md-color-scheme]) as a reader calls them.
 PALETTES = {"default": "light", "slate": "dark"}
 # Left in the prose (code aside: it may well hold TeX for matplotlib), these mean MathML is missing.
@@ -80,12 +84,49 @@ CODE_FITS = """([outputs, terminals]) => {
 }"""
 NAMES = [[w["output"] for w in WORDS.values()], [w["terminal"] for w in WORDS.values()]]
 
+# On a phone: the page never scrolls sideways; no code span, table cell or Korean word in a link
+# breaks inside; a formula or table wider than its box scrolls in it, with a shadow as the hint.
+CHECK_PHONE = """() => {
+  const problems = [];
+  const de = document.documentElement;
+  if (de.scrollWidth > window.innerWidth) problems.push(`page ${de.scrollWidth} px wide`);
+  for (const e of document.querySelectorAll('article code:not(pre > code), article td, article th')) {
+    const text = e.textContent.trim();
+    if (!text || /\\s/.test(text) || e.querySelector('math')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const tops = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom).sort((a, b) => a - b);
+    if (tops.length && tops[tops.length - 1] - tops[0] > 10) problems.push(`${e.tagName} "${text}" breaks inside`);
+  }
+  for (const a of document.querySelectorAll('article a')) {  // Korean words in links, too
+    const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+      for (const word of node.data.matchAll(/[\uac00-\ud7a3]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const bottoms = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom);
+        if (bottoms.length && Math.max(...bottoms) - Math.min(...bottoms) > 10)
+          problems.push(`link "${a.textContent.trim()}": "${word[0]}" breaks inside`);
+      }
+    }
+  }
+  for (const m of document.querySelectorAll('article math[display=block], article .md-typeset__scrollwrap')) {
+    if (m.scrollWidth <= m.clientWidth + 1) continue;
+    const style = getComputedStyle(m);
+    if (!/auto|scroll/.test(style.overflowX) || !style.backgroundImage.includes('gradient'))
+      problems.push(`${m.tagName}.${m.className} wider than its box scrolls with no hint`);
+  }
+  return problems;
+}"""
+
 # One visit, in the page: every folded answer opened (its figures, formulas and colours are checked
 # too), the page checks, then axe in the palette the page opened in, then Material's palette toggle
 # clicked and axe again. Started with setTimeout, so `evaluate` returns at once and the test drives
-# the other tab meanwhile; the result waits in window.visit.
+# the other tab meanwhile; the result waits in window.visit, and window.stage says how far it got.
 VISIT = """([tex, tags, turns]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
   const problems = [], runs = [];
+  window.stage = 'images';
   document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
   for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
     img.scrollIntoView({block: 'center'});  // figures load lazily, as the reader scrolls
@@ -94,6 +135,7 @@ VISIT = """([tex, tags, turns]) => { window.visit = new Promise(go => setTimeout
     const alt = (img.getAttribute('alt') || '').trim();
     if (!loaded || !alt) problems.push(`image ${i} loaded=${loaded} alt=${JSON.stringify(alt)}`);
   }
+  window.stage = 'checks';
   const prose = document.querySelector('article').cloneNode(true);
   prose.querySelectorAll('pre, code').forEach(e => e.remove());
   tex.filter(t => prose.textContent.includes(t)).forEach(t => problems.push(`raw TeX ${t} left on the page`));
@@ -104,6 +146,7 @@ VISIT = """([tex, tags, turns]) => { window.visit = new Promise(go => setTimeout
   if (blocks !== buttons) problems.push(`${blocks} code blocks but ${buttons} copy buttons`);
   for (const turn of turns) {  // 0: the palette it opened in, 1: the other
     const scheme = document.body.getAttribute('data-md-color-scheme');
+    window.stage = `palette ${turn}`;
     if (turn) {  // the other palette, switched as a reader switches it
       [...document.querySelectorAll('form[data-md-component=palette] label')].find(l => l.offsetParent).click();
       for (let t = 0; document.body.getAttribute('data-md-color-scheme') === scheme && t < 500; t++)
@@ -112,6 +155,7 @@ VISIT = """([tex, tags, turns]) => { window.visit = new Promise(go => setTimeout
     // one frame first, as any reader's page has had: the page's own observers (a table that
     // scrolls becomes focusable once laid out) run between frames
     await new Promise(go => requestAnimationFrame(() => setTimeout(go)));
+    window.stage = `axe in ${document.body.getAttribute('data-md-color-scheme')}`;
     const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
     runs.push({scheme: document.body.getAttribute('data-md-color-scheme'), violations: result.violations.map(v => ({
       id: v.id, help: v.help, nodes: v.nodes.map(n => ({
@@ -126,6 +170,7 @@ class Visits:
     problems: list[str] = field(default_factory=list)  # while loading, and the page checks
     axe: list[str] = field(default_factory=list)
     code: list[str] = field(default_factory=list)  # CODE_FITS, at the laptop width
+    phone: list[str] = field(default_factory=list)  # CHECK_PHONE, at the phone width
     schemes: dict[str, list[str]] = field(default_factory=dict)  # page -> the palettes axe ran in
 
 
@@ -169,9 +214,20 @@ def visit(tab, base: str, path: str, found: Visits, palettes: list[int]):
     tab.add_style_tag(content=RENDER_ALL)
     if path not in ("", "en/"):  # chapters and labs, as they open
         found.code += [f"/{path}: {p}" for p in tab.evaluate(CODE_FITS, NAMES)]
+    # The same page at a phone's width: CSS lays it out again and the page's scripts follow resizes
+    # (ResizeObserver), so this is the page as a phone shows it (on all 60 pages, the same findings
+    # as loading it at that width, measured); test_layout also loads pages at that width.
+    tab.set_viewport_size(PHONE)
+    found.phone += [f"/{path}: {problem}" for problem in tab.evaluate(CHECK_PHONE)]
+    tab.set_viewport_size(VIEWPORT)
     tab.evaluate(VISIT, [TEX, WCAG, palettes])
     yield
-    result = tab.evaluate("() => window.visit")
+    # A visit takes 0.5-3 s; one that has not ended in 120 s never will: say where it stopped.
+    result = tab.evaluate("""() => Promise.race([window.visit, new Promise(go => setTimeout(
+      () => go({stopped: window.stage}), 120000))])""")
+    if "stopped" in result:
+        found.problems.append(f"{url}: the visit stopped at {result['stopped']!r} for 120 s")
+        return
     found.problems += [f"{url}: {problem}" for problem in result["problems"]]
     schemes = [run["scheme"] for run in result["runs"]]
     found.schemes[path] = schemes
@@ -215,6 +271,10 @@ def test_every_page_loads_cleanly(visits):
 
 def test_laptop_code_fits_88_columns_and_the_copy_button_covers_nothing(visits):
     assert not visits.code, "\n".join(visits.code[:20])
+
+
+def test_phone_pages_never_scroll_sideways_and_tokens_stay_whole(visits):
+    assert len(visits.schemes) >= 60 and not visits.phone, "\n".join(visits.phone)
 
 
 def test_every_page_passes_axe_in_both_palettes(visits):
