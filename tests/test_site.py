@@ -36,12 +36,6 @@ def test_code_is_shown_with_its_path_and_output(site):
     assert any(label.get_text() == "터미널 출력" for label in article.select(".tabbed-labels label"))
 
 
-def test_claims_reach_the_reader_as_plain_code(site, views):
-    assert len(page(site, "causal").select("code[data-claim]")) >= 30
-    for path, (prose, _seen, _soup) in views.items():
-        assert "data-claim" not in prose, path  # an attribute list Markdown did not take
-
-
 def test_math_is_mathml_with_no_tex_left(site):
     home = page(site, "")
     assert home.find("math", attrs={"display": "block"}) is not None
@@ -69,26 +63,11 @@ def reader_view(soup: BeautifulSoup) -> tuple[list[str], BeautifulSoup]:
     return seen, soup
 
 
-@pytest.fixture(scope="module")
-def views(site) -> dict[str, tuple[str, list[str], BeautifulSoup]]:
-    """Every page parsed once (0.1-0.3 s a page) for the tests that read them all: its paragraphs,
-    list items and table cells as text, then its ``reader_view``."""
-    found = {}
-    for path in pages(site):
-        soup = page(site, path.rstrip("/"))
-        prose = " ".join(p.get_text() for p in soup.select("article p, article li, article td"))
-        found[path] = (prose, *reader_view(soup))
-    return found
-
-
-def test_no_raw_tex_names_where_a_reader_sees_them(views):
+def raw_names(path: str, seen: list[str], soup: BeautifulSoup) -> list[str]:
     # Code and math read as the word X: get_text(" ") sets it apart, and no raw name can contain it.
-    found = []
-    for path, (_prose, seen, soup) in views.items():
-        seen = [" ".join(text.split()) for text in seen + [soup.get_text(" ")]]
-        found += [f"/{path}: {m[0]} in …{text[max(m.start() - 30, 0):m.end() + 10]}…"
-                  for text in seen for m in RAW_NAMES.finditer(text)]
-    assert not found, "\n".join(found[:30])
+    seen = [" ".join(text.split()) for text in seen + [soup.get_text(" ")]]
+    return [f"/{path}: {m[0]} in …{text[max(m.start() - 30, 0):m.end() + 10]}…"
+            for text in seen for m in RAW_NAMES.finditer(text)]
 
 
 # A Korean particle set apart from the word, code or formula it belongs to ("`mask` 는", "SDPA 의",
@@ -97,15 +76,33 @@ PARTICLE = re.compile(r"[A-Za-z0-9_)\]%∞−\u2080-\u209c] (은|는|이|가|을
                       r"|처럼|입니다|이다|이고|이며|이면|이라|라는|이라는)(?=[\s.,:;)\]\"'*]|$)")
 
 
-def test_particles_attach_to_the_word_before_them(views):
+def detached_particles(path: str, seen: list[str], soup: BeautifulSoup) -> list[str]:
+    # X: what stands before the particle (a code span, a formula); the space after it is what counts
+    blocks = soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])
     found = []
-    for path, (_prose, seen, soup) in views.items():
-        # X: what stands before the particle (a code span, a formula); the space after it is what counts
-        blocks = soup.find_all(["p", "li", "td", "th", "h1", "h2", "h3", "summary", "figcaption"])
-        for text in seen + [e.get_text() for e in blocks]:
-            text = " ".join(text.split())
-            found += [f"/{path}: …{text[max(m.start() - 25, 0):m.end() + 5]}…" for m in PARTICLE.finditer(text)]
-    assert not found, "\n".join(sorted(set(found))[:40])
+    for text in seen + [e.get_text() for e in blocks]:
+        text = " ".join(text.split())
+        found += [f"/{path}: …{text[max(m.start() - 25, 0):m.end() + 5]}…" for m in PARTICLE.finditer(text)]
+    return found
+
+
+def test_what_a_reader_reads_has_no_claim_markup_raw_tex_names_or_detached_particles(site):
+    """Three checks of every page's text, in one test so that each page is parsed once (0.1-0.3 s
+    a page): claims reach the reader as plain code (no attribute list that Markdown did not take);
+    no TeX name a reader would see raw; Korean particles attached to the word before them."""
+    assert len(page(site, "causal").select("code[data-claim]")) >= 30
+    markup, names, particles = [], [], []
+    for path in pages(site):
+        soup = page(site, path.rstrip("/"))
+        prose = " ".join(p.get_text() for p in soup.select("article p, article li, article td"))
+        if "data-claim" in prose:
+            markup.append(f"/{path}")
+        seen, soup = reader_view(soup)
+        names += raw_names(path, seen, soup)
+        particles += detached_particles(path, seen, soup)
+    assert not markup, f"an attribute list left as text on {markup}"
+    assert not names, "raw TeX names:\n" + "\n".join(names[:30])
+    assert not particles, "particles set apart:\n" + "\n".join(sorted(set(particles))[:40])
 
 
 def test_no_traceback_or_external_request_anywhere(site):
