@@ -14,10 +14,11 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def phone(base, browser):  # noqa: F811
+    """The home page on a phone: the lightest page, with the header every page has."""
     page = browser.new_page(viewport=PHONE)
     problems = []
     page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
-    page.goto(base + "causal/", wait_until="networkidle")
+    page.goto(base, wait_until="networkidle")
     yield page, problems
     page.close()
 
