@@ -112,17 +112,20 @@ def test_no_traceback_or_external_request_anywhere(site):
         assert "fonts.googleapis.com" not in text and "cdn.jsdelivr" not in text, html
 
 
-def test_two_builds_are_byte_identical(site, tmp_path):
+@pytest.mark.early
+@pytest.mark.site
+def test_two_builds_are_byte_identical(request, tmp_path):
     # The second build runs every lab again (no reuse of outputs), on another day as far as the
     # sitemap knows: the dates come from the commit.
     # A copy of the project, so its lab runs do not touch the ones other tests read; outside git,
-    # it is given the commit's time as the build in the repository takes it.
+    # it is given the commit's time as the build in the repository takes it. It builds before it
+    # asks for the site, so the two builds can run at once.
     commit = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True).stdout
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "LABS_CACHE": "false", "SOURCE_DATE_EPOCH": commit.strip()}
     copy = project_copy(tmp_path / "project")
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "again")],
                    cwd=copy, env=env, check=True, capture_output=True)
-    again = tmp_path / "again"
+    again, site = tmp_path / "again", request.getfixturevalue("site")
     files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     for path in files:  # pages, labs, figures, downloads, sitemap
