@@ -6,6 +6,7 @@ that goes through the same pipeline as the chapters (math, claims, figures, head
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import importlib.metadata
 import os
@@ -86,12 +87,19 @@ def environment() -> str:
     import torch
 
     parts = [platform.python_version(), platform.machine(), torch.backends.cpu.get_cpu_capability()]
-    # The installed ones only: importing koreanize_matplotlib (pkg_resources) puts setuptools/_vendor
-    # on sys.path, and the key must not change because a snippet ran earlier in the same process.
-    installed = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
-    parts += sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions(path=installed))
+    parts += _distributions()
     parts += sorted(f"{k}={v}" for k, v in os.environ.items() if NUMERIC_ENV.match(k))
     return digest("\n".join(parts))
+
+
+@functools.cache
+def _distributions() -> list[str]:
+    """Every installed distribution and its version, read once a process (0.1 s; a `serve --dirty`
+    rebuild asks twice): what a running process has imported does not change with a later install.
+    The installed ones only: importing koreanize_matplotlib (pkg_resources) puts setuptools/_vendor
+    on sys.path, and the key must not change because a snippet ran earlier in the same process."""
+    installed = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
+    return sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions(path=installed))
 
 
 def code_of(text: str) -> str:
