@@ -121,10 +121,10 @@ CHECK_PHONE = """() => {
 }"""
 
 # One visit, in the page: every folded answer opened (its figures, formulas and colours are checked
-# too), the page checks, then axe in the palette the page opened in, then Material's palette toggle
-# clicked and axe again. Started with setTimeout, so `evaluate` returns at once and the test drives
+# too), the page checks, then Material's palette toggle clicked if the page opened in the other
+# palette than the one asked for, and axe run. Started with setTimeout, so `evaluate` returns at once and the test drives
 # the other tab meanwhile; the result waits in window.visit, and window.stage says how far it got.
-VISIT = """([tex, tags, schemes]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
+VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
   const problems = [], runs = [];
   window.stage = 'images';
   document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
@@ -144,24 +144,22 @@ VISIT = """([tex, tags, schemes]) => { window.visit = new Promise(go => setTimeo
   const blocks = document.querySelectorAll('article pre > code').length;
   const buttons = document.querySelectorAll('article pre button[data-md-type=copy]').length;
   if (blocks !== buttons) problems.push(`${blocks} code blocks but ${buttons} copy buttons`);
-  for (const wanted of schemes) {
-    const scheme = document.body.getAttribute('data-md-color-scheme');
-    window.stage = `palette ${wanted}`;
-    if (scheme !== wanted) {  // the other palette, switched as a reader switches it
-      [...document.querySelectorAll('form[data-md-component=palette] label')].find(l => l.offsetParent).click();
-      for (let t = 0; document.body.getAttribute('data-md-color-scheme') === scheme && t < 500; t++)
-        await new Promise(go => setTimeout(go, 10));
-    }
-    // one frame first, as any reader's page has had: the page's own observers (a table that
-    // scrolls becomes focusable once laid out) run between frames
-    await new Promise(go => requestAnimationFrame(() => setTimeout(go)));
-    window.stage = `axe in ${document.body.getAttribute('data-md-color-scheme')}`;
-    const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
-    runs.push({scheme: document.body.getAttribute('data-md-color-scheme'), violations: result.violations.map(v => ({
-      id: v.id, help: v.help, nodes: v.nodes.map(n => ({
-        target: n.target.join(' '), message: (n.any[0] || n.all[0] || n.none[0] || {}).message || ''}))}))});
+  const opened = document.body.getAttribute('data-md-color-scheme');
+  window.stage = `palette ${wanted}`;
+  if (opened !== wanted) {  // the other palette, switched as a reader switches it
+    [...document.querySelectorAll('form[data-md-component=palette] label')].find(l => l.offsetParent).click();
+    for (let t = 0; document.body.getAttribute('data-md-color-scheme') === opened && t < 500; t++)
+      await new Promise(go => setTimeout(go, 10));
   }
-  return {problems, runs};
+  // one frame first, as any reader's page has had: the page's own observers (a table that
+  // scrolls becomes focusable once laid out) run between frames
+  await new Promise(go => requestAnimationFrame(() => setTimeout(go)));
+  const scheme = document.body.getAttribute('data-md-color-scheme');
+  window.stage = `axe in ${scheme}`;
+  const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  const violations = result.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => ({
+    target: n.target.join(' '), message: (n.any[0] || n.all[0] || n.none[0] || {}).message || ''}))}));
+  return {problems, scheme, violations};
 }) }"""
 
 
@@ -171,7 +169,7 @@ class Visits:
     axe: list[str] = field(default_factory=list)
     code: list[str] = field(default_factory=list)  # CODE_FITS, at the laptop width
     phone: list[str] = field(default_factory=list)  # CHECK_PHONE, at the phone width
-    schemes: dict[str, list[str]] = field(default_factory=dict)  # page -> the palettes axe ran in
+    schemes: dict[str, str] = field(default_factory=dict)  # page -> the palette axe ran in
 
 
 @pytest.fixture(scope="module")
@@ -202,16 +200,15 @@ def open_page(browser, url, problems, scheme="light"):
     return page
 
 
-def turns(path: str, korean: list[str]) -> list[str]:
+def palette(path: str, korean: list[str]) -> str:
     """The palette axe checks a page in: Korean pages take turns, and an English page takes the
     palette its Korean counterpart does not. (A page opens in the palette the last one was left in:
     Material keeps the reader's choice.)"""
-    light, dark = PALETTES
     turn = korean.index(path.removeprefix("en/")) % 2
-    return [[light, dark][turn ^ path.startswith("en/")]]
+    return list(PALETTES)[turn ^ path.startswith("en/")]
 
 
-def visit(tab, base: str, path: str, found: Visits, palettes: list[str]):
+def visit(tab, base: str, path: str, found: Visits, wanted: str):
     """One page: load it, start the visit in it, pause (yield) while it runs, then read what it found."""
     url = base + path
     tab.goto(url, wait_until="load")
@@ -224,7 +221,7 @@ def visit(tab, base: str, path: str, found: Visits, palettes: list[str]):
     tab.set_viewport_size(PHONE)
     found.phone += [f"/{path}: {problem}" for problem in tab.evaluate(CHECK_PHONE)]
     tab.set_viewport_size(VIEWPORT)
-    tab.evaluate(VISIT, [TEX, WCAG, palettes])
+    tab.evaluate(VISIT, [TEX, WCAG, wanted])
     yield
     # A visit takes 0.5-3 s; one that has not ended in 120 s never will: say where it stopped.
     result = tab.evaluate("""() => Promise.race([window.visit, new Promise(go => setTimeout(
@@ -233,17 +230,15 @@ def visit(tab, base: str, path: str, found: Visits, palettes: list[str]):
         found.problems.append(f"{url}: the visit stopped at {result['stopped']!r} for 120 s")
         return
     found.problems += [f"{url}: {problem}" for problem in result["problems"]]
-    schemes = [run["scheme"] for run in result["runs"]]
-    found.schemes[path] = schemes
-    if schemes != palettes:
-        found.problems.append(f"{url}: axe ran in the {schemes} palettes, not {palettes}")
-    for run in result["runs"]:
-        for rule in run["violations"]:
-            nodes = [n for n in rule["nodes"] if n["target"] not in THEIRS.get(rule["id"], ())]
-            if nodes:  # page, palette, rule, how many elements and the first few
-                shown = "; ".join(n["target"] for n in nodes[:3])
-                found.axe.append(f"/{path} ({PALETTES.get(run['scheme'])}) {rule['id']}: {rule['help']}; "
-                                 f"{len(nodes)} element(s), e.g. {shown} - {nodes[0]['message']}")
+    found.schemes[path] = scheme = result["scheme"]
+    if scheme != wanted:
+        found.problems.append(f"{url}: axe ran in the {scheme} palette, not {wanted}")
+    for rule in result["violations"]:
+        nodes = [n for n in rule["nodes"] if n["target"] not in THEIRS.get(rule["id"], ())]
+        if nodes:  # page, palette, rule, how many elements and the first few
+            shown = "; ".join(n["target"] for n in nodes[:3])
+            found.axe.append(f"/{path} ({PALETTES.get(scheme)}) {rule['id']}: {rule['help']}; "
+                             f"{len(nodes)} element(s), e.g. {shown} - {nodes[0]['message']}")
     tab.wait_for_load_state("networkidle")  # nothing still loading when the next page starts
 
 
@@ -262,7 +257,7 @@ def visits(site, base, browser) -> Visits:
         for tab in tabs:
             if tab not in running and todo:
                 path = todo.pop(0)
-                running[tab] = visit(tab, base, path, found, turns(path, korean))
+                running[tab] = visit(tab, base, path, found, palette(path, korean))
             if tab in running and next(running[tab], "done") == "done":
                 del running[tab]
     context.close()
@@ -285,10 +280,10 @@ def test_every_page_passes_axe_and_each_pair_in_both_palettes(visits):
     """Each page in one palette; a Korean page and its English counterpart in the two palettes."""
     assert not visits.axe, "\n".join(visits.axe)
     korean = {p: s for p, s in visits.schemes.items() if not p.startswith("en/")}
-    assert len(korean) >= 30 and all(len(s) == 1 for s in visits.schemes.values()), visits.schemes
-    for path, schemes in korean.items():
-        assert {*schemes, *visits.schemes["en/" + path]} == set(PALETTES), (path, schemes)
-    assert {s[0] for s in korean.values()} == set(PALETTES)  # each edition has both, by turns
+    assert len(korean) >= 30 and len(visits.schemes) == 2 * len(korean), visits.schemes
+    for path, scheme in korean.items():
+        assert {scheme, visits.schemes["en/" + path]} == set(PALETTES), (path, scheme)
+    assert set(korean.values()) == set(PALETTES)  # each edition has both, by turns
 
 
 def _luminance(png: bytes) -> list[float]:

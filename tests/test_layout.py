@@ -6,10 +6,10 @@ also loaded at the phone's width from the start, and checked the same way."""
 
 import pytest
 from test_browser import CHECK_PHONE, PHONE, base, browser  # noqa: F401
+from test_browser import VIEWPORT as LAPTOP
 
 pytestmark = pytest.mark.browser
 
-LAPTOP = {"width": 1366, "height": 900}
 RENDER_ALL = "*, *::before, *::after { content-visibility: visible !important; }"
 
 FIGURE_FONTS = """async () => {

@@ -5,11 +5,9 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from test_browser import base, browser  # noqa: F401
-from test_browser import type_korean
+from test_browser import PHONE, type_korean
 
 pytestmark = pytest.mark.browser
-
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
