@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+import yaml
 from website import ROOT, pages
 from workspace import project_copy
 from bs4 import BeautifulSoup
@@ -34,6 +35,17 @@ def test_code_is_shown_with_its_path_and_output(site):
     titles = [t.get_text() for t in article.select(".highlight .filename")]
     assert "snippets/causal/weights.py" in titles
     assert any(label.get_text() == "터미널 출력" for label in article.select(".tabbed-labels label"))
+
+
+@pytest.mark.parametrize("source", sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs-en").glob("*.md")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_front_matter_is_yaml(source):
+    # Front matter that YAML rejects (a plain value with ": " inside) is not an error to MkDocs:
+    # the page shows it as a heading, and the page loses its description.
+    text = source.read_text(encoding="utf-8")
+    assert text.startswith("---\n"), f"{source.name} has no front matter"
+    meta = yaml.safe_load(text.split("---\n")[1])
+    assert isinstance(meta, dict) and meta.get("description"), meta
 
 
 def test_math_is_mathml_with_no_tex_left(site):
