@@ -3,7 +3,10 @@ the figures it showed and the names it left behind.
 
 A snippet is a plain script (it runs alone with ``python``). Here it may not warn, write to stderr
 or log a warning: any of those fails it, as a raise does, with a one-line message naming the snippet
-and the line. A snippet depends on nothing but its own text and the installed libraries
+and the line. What counts is what the snippet's own thread does: the build runs labs in other
+threads meanwhile, and their output, warnings and log lines go where they would have gone (see
+``_Capture``). Warnings are those Python shows a script run as ``python snippet.py``: the default
+filters, deprecations from the snippet's own lines included, each place warning afresh in every run. A snippet depends on nothing but its own text and the installed libraries
 (tests/test_snippets.py runs each alone from an empty folder), and the libraries cannot change inside
 one process; so while the text is the same, so is the result, and a ``Runner`` reuses it.
 """
@@ -14,6 +17,9 @@ import builtins
 import contextlib
 import io
 import logging
+import re
+import sys
+import threading
 import traceback
 import warnings
 from dataclasses import dataclass, field
@@ -102,27 +108,16 @@ def execute(name: str, source: str, path: Path) -> Run:
             figures.append(buffer.getvalue())
         plt.close("all")
 
-    stdout, stderr, logged, caught = io.StringIO(), io.StringIO(), _Records(), _Warnings(path)
-    namespace: dict[str, Any] = {"__name__": "snippet", "__builtins__": builtins}
+    capture = _Capture(path)
+    namespace: dict[str, Any] = {"__name__": MODULE, "__builtins__": builtins}
     plt.close("all")
-    root = logging.getLogger()
-    root.addHandler(logged)
     try:
-        with (
-            contextlib.redirect_stdout(stdout),
-            contextlib.redirect_stderr(stderr),
-            warnings.catch_warnings(),
-            plt.rc_context(SVG_RC),
-            _replaced(plt, "show", show),
-            _replaced(warnings, "showwarning", caught.record),
-        ):
-            warnings.simplefilter("always")
+        with capture, plt.rc_context(SVG_RC), _replaced(plt, "show", show):
             exec(compile(source, str(path), "exec"), namespace)  # noqa: S102  (the project's own)
     except Exception as error:  # noqa: BLE001  (reported in one line, with the snippet's line)
         plt.close("all")
         raise SnippetError(f"snippets/{name} raised {_one_line(error)}{_line_in(error, path)}") from None
-    finally:
-        root.removeHandler(logged)
+    caught, stdout, stderr, logged = capture.warnings, capture.stdout, capture.stderr, capture.records
     if plt.get_fignums():
         plt.close("all")
         raise SnippetError(f"snippets/{name} draws a figure but never calls plt.show()")
@@ -134,6 +129,74 @@ def execute(name: str, source: str, path: Path) -> Run:
         record = logged.records[0]
         raise SnippetError(f"snippets/{name} logged a {record.levelname.lower()}: {record.getMessage()}")
     return Run(name, source, namespace, stdout.getvalue(), figures)
+
+
+MODULE = "snippet"  # the module name a snippet runs as (its warnings are attributed to it)
+
+
+class _Capture:
+    """One snippet's stdout, stderr, warnings and log records: those of the thread that runs it.
+
+    The streams, ``warnings.showwarning`` and the root logger are the process's, so they are
+    swapped for the run, but for routers: a write, a warning or a record from the running thread
+    is the snippet's; one from any other thread (a lab's, while a snippet runs) passes to where it
+    went before, and is not blamed on the snippet. The one filter added (a snippet's own
+    deprecations are shown, as a script's are) names the snippet's module only, so it changes
+    nothing another thread sees; adding it also makes every place warn afresh in this run, as in a
+    new process. What a snippet itself does to the process (its own ``catch_warnings``) stays the
+    snippet's doing: a reader's script has one thread."""
+
+    FILTER = ("default", None, DeprecationWarning, re.compile(rf"{MODULE}\Z"), 0)
+
+    def __init__(self, path: Path) -> None:
+        self.warnings, self.records = _Warnings(path), _Records()
+        self.stdout, self.stderr = io.StringIO(), io.StringIO()
+
+    def __enter__(self) -> _Capture:
+        self.thread = self.records.thread = threading.get_ident()
+        self.streams = (sys.stdout, sys.stderr)
+        sys.stdout, sys.stderr = _Routed(sys.stdout, self.thread, self.stdout), _Routed(sys.stderr, self.thread, self.stderr)
+        self.showwarning = previous = warnings.showwarning
+
+        def showwarning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+            if threading.get_ident() == self.thread:
+                self.warnings.record(message, category, filename, lineno)
+            else:
+                previous(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = self.router = showwarning
+        action, _, category, module, _ = self.FILTER
+        warnings.filterwarnings(action, category=category, module=module.pattern)
+        logging.getLogger().addHandler(self.records)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        logging.getLogger().removeHandler(self.records)
+        with contextlib.suppress(ValueError):  # the snippet may have reset the filters itself
+            warnings.filters.remove(self.FILTER)
+        if warnings.showwarning is self.router:
+            warnings.showwarning = self.showwarning
+        for name, stream in zip(("stdout", "stderr"), self.streams):
+            if isinstance(getattr(sys, name), _Routed) and getattr(sys, name).thread == self.thread:
+                setattr(sys, name, stream)
+
+
+class _Routed:
+    """A stream that takes one thread's writes into ``buffer`` and passes every other thread's on
+    to the stream it replaced."""
+
+    def __init__(self, original: Any, thread: int, buffer: io.StringIO) -> None:
+        self.original, self.thread, self.buffer = original, thread, buffer
+
+    def write(self, text: str) -> int:
+        return (self.buffer if threading.get_ident() == self.thread else self.original).write(text)
+
+    def flush(self) -> None:
+        if threading.get_ident() != self.thread:
+            self.original.flush()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, isatty, fileno: the stream's own
+        return getattr(self.original, name)
 
 
 class _Warnings:
@@ -160,9 +223,10 @@ class _Records(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.records: list[logging.LogRecord] = []
+        self.thread: int | None = None  # the snippet's: another thread's records are not its
 
     def emit(self, record: logging.LogRecord) -> None:
-        if not record.name.startswith("mkdocs"):  # the build's own log is not the snippet's
+        if record.thread == self.thread and not record.name.startswith("mkdocs"):  # nor the build's own log
             self.records.append(record)
 
 

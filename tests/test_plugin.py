@@ -1,14 +1,19 @@
 """The plugin's parts, without building the site: running snippets, what pages show of them, MathML,
 the links check, and the plugin's own events."""
 
+import logging
 import re
+import sys
+import threading
+import types
+import warnings
 from pathlib import Path
 
 import pytest
 from handbook.links import broken_links
 from handbook.mathml import mathml
 from handbook.render import Example, Figures, fmt, numbers_in
-from handbook.snippets import Runner, SnippetError
+from handbook.snippets import Runner, SnippetError, _Capture
 
 
 @pytest.fixture
@@ -44,6 +49,46 @@ def test_a_snippet_fails_in_one_line_naming_itself(snippets, source, message):
     with pytest.raises(SnippetError, match=message) as error:
         snippets.runner.run(snippets("a.py", source))
     assert "\n" not in str(error.value)
+
+
+def test_a_snippets_own_deprecation_counts_under_the_filters_a_script_has(snippets):
+    # Python's default filters ignore DeprecationWarning outside __main__; a reader running the
+    # snippet as a script sees one that its own line causes, and so does the build.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        with pytest.raises(SnippetError, match=r"warned at line 2: DeprecationWarning: old"):
+            snippets.runner.run(snippets("a.py", "import warnings\nwarnings.warn('old', DeprecationWarning)\n"))
+        assert _Capture.FILTER not in warnings.filters  # added for the run only
+
+
+def test_another_threads_output_warnings_and_log_are_not_blamed_on_the_running_snippet(snippets, capsys, caplog):
+    # While a snippet runs, a lab's thread writes to stderr, warns and logs: the build reports none of
+    # it as the snippet's, and all of it goes where it went before. The two threads take turns by
+    # events, not by sleeping: the snippet waits until the other thread has done all three.
+    probe = types.ModuleType("_handbook_probe")
+    probe.started, probe.done = threading.Event(), threading.Event()
+    sys.modules[probe.__name__] = probe
+
+    def lab():
+        probe.started.wait()
+        print("lab stderr", file=sys.stderr)
+        warnings.warn("lab warning")
+        logging.getLogger("lab").warning("lab log line")
+        probe.done.set()
+
+    thread = threading.Thread(target=lab)
+    thread.start()
+    source = "import _handbook_probe as p\np.started.set()\np.done.wait()\nprint('snippet')\n"
+    try:
+        with warnings.catch_warnings(record=True) as seen, caplog.at_level(logging.WARNING):
+            warnings.simplefilter("always")
+            run = snippets.runner.run(snippets("a.py", source))  # no SnippetError
+    finally:
+        probe.started.set(), thread.join(), sys.modules.pop(probe.__name__)
+    assert run.stdout == "snippet\n"
+    assert "lab stderr" in capsys.readouterr().err
+    assert [str(w.message) for w in seen] == ["lab warning"]
+    assert "lab log line" in caplog.messages
 
 
 def test_a_failure_is_remembered_until_the_file_changes(snippets):
