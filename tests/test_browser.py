@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 from handbook.editions import WORDS
 from playwright.sync_api import sync_playwright
-from website import CHROMIUM, CHROMIUM_FLAGS, ROOT, pages, serve
+from website import CHROMIUM, CHROMIUM_FLAGS, HANG_S, ROOT, pages, serve
 
 pytestmark = pytest.mark.browser
 
@@ -130,8 +130,7 @@ VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeou
   document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
   for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
     img.scrollIntoView({block: 'center'});  // figures load lazily, as the reader scrolls
-    const loaded = await Promise.race([img.decode().then(() => img.naturalWidth > 0, () => false),
-                                       new Promise(go => setTimeout(() => go(false), 10000))]);
+    const loaded = await img.decode().then(() => img.naturalWidth > 0, () => false);  // loaded or failed
     const alt = (img.getAttribute('alt') || '').trim();
     if (!loaded || !alt) problems.push(`image ${i} loaded=${loaded} alt=${JSON.stringify(alt)}`);
   }
@@ -144,12 +143,15 @@ VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeou
   const blocks = document.querySelectorAll('article pre > code').length;
   const buttons = document.querySelectorAll('article pre button[data-md-type=copy]').length;
   if (blocks !== buttons) problems.push(`${blocks} code blocks but ${buttons} copy buttons`);
+  const nodes = document.getElementsByTagName('*').length;
   const opened = document.body.getAttribute('data-md-color-scheme');
   window.stage = `palette ${wanted}`;
-  if (opened !== wanted) {  // the other palette, switched as a reader switches it
+  if (opened !== wanted) {  // the other palette, switched as a reader switches it: wait for the switch
+    const switched = new Promise(go => new MutationObserver((_, observer) => {
+      if (document.body.getAttribute('data-md-color-scheme') !== opened) { observer.disconnect(); go(); }
+    }).observe(document.body, {attributes: true, attributeFilter: ['data-md-color-scheme']}));
     [...document.querySelectorAll('form[data-md-component=palette] label')].find(l => l.offsetParent).click();
-    for (let t = 0; document.body.getAttribute('data-md-color-scheme') === opened && t < 500; t++)
-      await new Promise(go => setTimeout(go, 10));
+    await switched;
   }
   // one frame first, as any reader's page has had: the page's own observers (a table that
   // scrolls becomes focusable once laid out) run between frames
@@ -159,7 +161,7 @@ VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeou
   const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
   const violations = result.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => ({
     target: n.target.join(' '), message: (n.any[0] || n.all[0] || n.none[0] || {}).message || ''}))}));
-  return {problems, scheme, violations};
+  return {problems, scheme, violations, nodes};
 }) }"""
 
 
@@ -170,6 +172,9 @@ class Visits:
     code: list[str] = field(default_factory=list)  # CODE_FITS, at the laptop width
     phone: list[str] = field(default_factory=list)  # CHECK_PHONE, at the phone width
     schemes: dict[str, str] = field(default_factory=dict)  # page -> the palette axe ran in
+    requests: dict[str, list[str]] = field(default_factory=dict)  # page -> every URL it requested
+    nodes: dict[str, int] = field(default_factory=dict)  # page -> its elements, answers unfolded
+    current: dict = field(default_factory=dict)  # tab -> the page it is visiting
 
 
 @pytest.fixture(scope="module")
@@ -178,11 +183,30 @@ def base(site):
         yield url
 
 
+class Browser:
+    """Chromium whose pages wait for what a test waits for (a load, a locator, a result) as long as
+    it takes: Playwright's own 30 s limit fails a page that a busy slow machine loads in 31, while
+    HANG_S ends only a hang, and Playwright's message names what never happened."""
+
+    def __init__(self, chromium) -> None:
+        self.chromium = chromium
+
+    def new_context(self, **options):
+        context = self.chromium.new_context(**options)
+        context.set_default_timeout(HANG_S * 1000)
+        return context
+
+    def new_page(self, **options):
+        page = self.chromium.new_page(**options)
+        page.set_default_timeout(HANG_S * 1000)
+        return page
+
+
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
+        yield Browser(chromium)
         chromium.close()
 
 
@@ -211,6 +235,7 @@ def palette(path: str, korean: list[str]) -> str:
 def visit(tab, base: str, path: str, found: Visits, wanted: str):
     """One page: load it, start the visit in it, pause (yield) while it runs, then read what it found."""
     url = base + path
+    found.current[tab] = path
     tab.goto(url, wait_until="load")
     tab.add_style_tag(content=RENDER_ALL)
     if path not in ("", "en/"):  # chapters and labs, as they open
@@ -223,14 +248,16 @@ def visit(tab, base: str, path: str, found: Visits, wanted: str):
     tab.set_viewport_size(VIEWPORT)
     tab.evaluate(VISIT, [TEX, WCAG, wanted])
     yield
-    # A visit takes 0.5-3 s; one that has not ended in 120 s never will: say where it stopped.
-    result = tab.evaluate("""() => Promise.race([window.visit, new Promise(go => setTimeout(
-      () => go({stopped: window.stage}), 120000))])""")
+    # A visit takes 0.5-3 s on a quiet machine; one that has not ended after HANG_S never will:
+    # say at which stage it hung (an image that never decoded, a palette that never switched).
+    result = tab.evaluate("""(ms) => Promise.race([window.visit, new Promise(go => setTimeout(
+      () => go({stopped: window.stage}), ms))])""", HANG_S * 1000)
     if "stopped" in result:
-        found.problems.append(f"{url}: the visit stopped at {result['stopped']!r} for 120 s")
+        found.problems.append(f"{url}: the visit hung at {result['stopped']!r} ({HANG_S} s)")
         return
     found.problems += [f"{url}: {problem}" for problem in result["problems"]]
     found.schemes[path] = scheme = result["scheme"]
+    found.nodes[path] = result["nodes"]
     if scheme != wanted:
         found.problems.append(f"{url}: axe ran in the {scheme} palette, not {wanted}")
     for rule in result["violations"]:
@@ -251,6 +278,7 @@ def visits(site, base, browser) -> Visits:
     tabs = [context.new_page() for _ in range(2)]
     for tab in tabs:
         watch(tab, found.problems)
+        tab.on("request", lambda request, tab=tab: found.requests.setdefault(found.current[tab], []).append(request.url))
     todo, running = pages(site), {}
     korean = [p for p in todo if not p.startswith("en/")]
     while todo or running:
@@ -284,6 +312,29 @@ def test_every_page_passes_axe_and_each_pair_in_both_palettes(visits):
     for path, scheme in korean.items():
         assert {scheme, visits.schemes["en/" + path]} == set(PALETTES), (path, scheme)
     assert set(korean.values()) == set(PALETTES)  # each edition has both, by turns
+
+
+# What makes a page fast, as limits no machine's speed can move (Lighthouse's performance score,
+# which a slow or busy machine does move, is make audit's): the requests a page makes, its figures
+# all loaded, and the elements it has with every answer unfolded. Each limit sits about a quarter
+# above the largest page today, so that it fails on a real regression (a script or font that
+# starts loading, a figure drawn as thousands of elements), not on a new paragraph. The largest
+# when the limits were set:
+REQUESTS = 25  # softmax/: 20 (the page, its styles, scripts, search index and figures)
+NODES = 9200  # apis/: 7394
+
+
+def test_every_page_requests_only_its_own_site_and_stays_within_its_budgets(visits, base):
+    host = urlsplit(base).netloc
+    assert len(visits.requests) == len(visits.schemes), "a page made no request at all"
+    foreign = [f"/{p}: {u}" for p, urls in visits.requests.items() for u in urls
+               if not u.startswith("data:") and urlsplit(u).netloc != host]
+    assert not foreign, "requests to another host:\n" + "\n".join(foreign)
+    most = max(visits.requests, key=lambda p: len(visits.requests[p]))
+    largest = max(visits.nodes, key=visits.nodes.get)
+    measured = (f"/{most} makes {len(visits.requests[most])} requests (limit {REQUESTS}); "
+                f"/{largest} has {visits.nodes[largest]} elements (limit {NODES})")
+    assert len(visits.requests[most]) <= REQUESTS and visits.nodes[largest] <= NODES, measured
 
 
 def _luminance(png: bytes) -> list[float]:
@@ -346,10 +397,10 @@ def test_search_lists_the_chapter_first(base, search_page, term, chapter):
     search = page.locator("input.md-search__input")
     results = page.locator(".md-search-result__item a")
     search.fill("")
-    results.first.wait_for(state="detached", timeout=10_000)  # the last term's results are gone
+    results.first.wait_for(state="detached")  # the last term's results are gone
     search.focus()
     type_korean(page, term)
     # Results for a part of the word may show first; these are the whole word's.
-    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for(timeout=10_000)
+    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for()
     assert urlsplit(results.first.get_attribute("href")).path == urlsplit(base + chapter).path
     assert not problems, "\n".join(problems)

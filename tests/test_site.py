@@ -204,3 +204,43 @@ def test_no_repository_link_where_no_repository_is_known(site):
     for path in ("", "causal/"):
         html = (site / path / "index.html").read_text(encoding="utf-8")
         assert "md-source" not in html and "github.com" not in html and "example.github.io" not in html
+
+
+# What a page costs a reader to fetch, in gzip bytes as the server sends them, as limits no machine's
+# speed can move (Lighthouse's performance score, which a slow or busy machine does move, is make
+# audit's): each about a quarter above the heaviest page today (HTML 35 KB, scripts 37 KB, styles
+# 28 KB, all it loads 208 KB), so that a real regression fails (a new script or font, figures
+# saved as bitmaps) and a new paragraph does not. Requests and elements: tests/test_browser.py.
+BUDGET_KB = {"html": 45, "scripts": 46, "styles": 35, "total": 260}
+
+
+def test_every_page_stays_within_its_byte_budgets(site):
+    from website import transferred
+
+    over = []
+    for path in pages(site):
+        cost = transferred(site, site / path / "index.html")
+        over += [f"/{path}: {part} {cost[part] / 1024:.1f} KB (limit {limit} KB)"
+                 for part, limit in BUDGET_KB.items() if cost[part] > limit * 1024]
+    assert not over, "\n".join(over)
+
+
+def test_byte_budgets_count_what_a_page_names_and_refuse_a_missing_file(tmp_path):
+    from website import transferred
+
+    (tmp_path / "a.js").write_text("let x = 1;\n" * 200)
+    (tmp_path / "a.css").write_text("p { color: red }\n" * 200)
+    (tmp_path / "f.svg").write_text("<svg/>")
+    page = tmp_path / "index.html"
+    page.write_text('<link rel="stylesheet" href="a.css?v=1"><script src="a.js"></script>'
+                    '<script>let inline = 2;</script><style>b { }</style><img src="f.svg" alt="">')
+    import gzip
+
+    gz = {name: len(gzip.compress((tmp_path / name).read_bytes(), mtime=0)) for name in ("a.js", "a.css", "f.svg", "index.html")}
+    inline = {t: len(gzip.compress(t.encode(), mtime=0)) for t in ("let inline = 2;", "b { }")}
+    assert transferred(tmp_path, page) == {
+        "html": gz["index.html"], "scripts": gz["a.js"] + inline["let inline = 2;"],
+        "styles": gz["a.css"] + inline["b { }"], "total": gz["index.html"] + gz["a.js"] + gz["a.css"] + gz["f.svg"]}
+    page.write_text('<img src="gone.svg" alt="">')
+    with pytest.raises(FileNotFoundError, match="gone.svg"):
+        transferred(tmp_path, page)

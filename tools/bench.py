@@ -8,16 +8,15 @@ Prints one table (medians of several runs):
 (c) the compute: each snippet once in one warmed-up process, and each lab notebook executed;
 (d) the rebuild `mkdocs serve --dirty` does after a prose-only edit;
 (e) the rebuild after a one-snippet edit;
-(f) `make test`'s two groups (everything but Lighthouse on both cores; Lighthouse alone), one
-    run each, the first building the site afresh;
+(f) `make test`, one run building the site afresh, and (f') `make check`, each also as a ratio
+    to the cold build (a): a slower machine takes longer for both, and the ratio holds;
 (g) the largest page: its HTML, and everything it transfers (gzip, figures loaded).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -27,12 +26,13 @@ import textwrap
 import time
 from pathlib import Path
 
-from bs4 import BeautifulSoup
+from website import transferred
 from workspace import project_copy, serve_session
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+CHECK = re.search(r'-m "([^"]+)"', (ROOT / "Makefile").read_text().split("\ncheck:")[1]).group(1)  # make check's tests
 
 # Two clean builds in one process: the second finds every snippet already run (the floor).
 TWICE = textwrap.dedent("""
@@ -103,18 +103,6 @@ def _wall(command: list[str], **env: str) -> float:
     return time.perf_counter() - start
 
 
-def transferred(site: Path, page: Path) -> tuple[int, int]:
-    """gzip bytes of a page's HTML, and of everything it loads from the site (figures included)."""
-    html = page.read_bytes()
-    soup = BeautifulSoup(html, "html.parser")
-    refs = {e.get("href") for e in soup.find_all("link", rel="stylesheet")}
-    refs |= {e.get("src") for e in soup.find_all(["script", "img"])}
-    files = {(page.parent / r.split("?")[0]).resolve() for r in refs if r and "://" not in r and not r.startswith("data:")}
-    assets = sum(len(gzip.compress(f.read_bytes(), mtime=0)) for f in files if f.is_file())
-    size = len(gzip.compress(html, mtime=0))
-    return size, size + assets
-
-
 def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -149,20 +137,21 @@ def main() -> None:
              statistics.median(prose) <= 1),
             ("(e) rebuild after a snippet edit (serve --dirty)", f"{statistics.median(code):.2f} s", "", None),
         ]
-        # make test's two groups, as make runs them: the first builds the site (none kept from an
-        # earlier run), the second reuses that build.
+        # make test as make runs it, building the site afresh (none kept from an earlier run), and
+        # make check; each as a ratio to the cold build (a), which holds on a slower machine too.
         shutil.rmtree(ROOT / ".cache" / "test-site", ignore_errors=True)
-        pytest = [str(ROOT / ".venv/bin/pytest"), "-q", "-p", "no:cacheprovider"]
-        suite = _wall([*pytest, "-n", "auto", "--dist", "worksteal", "-m", "not audit"])
-        audit = _wall([*pytest, "-n", "0", "-m", "audit", "tests/test_audit.py"])
+        pytest = [str(ROOT / ".venv/bin/pytest"), "-q", "-p", "no:cacheprovider", "-n", "auto", "--dist", "worksteal"]
+        suite = _wall(pytest)
+        check = _wall([*pytest, "--dist", "loadfile", "-m", CHECK])
         rows += [
-            ("(f) make test: all but Lighthouse, both cores (one run)", f"{suite:.1f} s", "", None),
-            ("(f) make test: Lighthouse, alone (one run)", f"{audit:.1f} s", "", None),
-            ("(f) make test: both groups", f"{suite + audit:.1f} s", "≤ 300 s", suite + audit <= 300),
+            ("(f) make test (one run)", f"{suite:.1f} s", "", None),
+            ("(f) make test against (a)", f"{suite / cold:.2f} ×", "≤ 6 ×", suite <= 6 * cold),
+            ("(f') make check (one run)", f"{check:.1f} s", "", None),
+            ("(f') make check against (a)", f"{check / cold:.2f} ×", "≤ 0.7 ×", check <= 0.7 * cold),
         ]
         site = tmp / "a0"
-        largest = max(site.rglob("index.html"), key=lambda p: transferred(site, p)[1])
-        html, total = transferred(site, largest)
+        largest = max(site.rglob("index.html"), key=lambda p: transferred(site, p)["total"])
+        html, total = (transferred(site, largest)[k] for k in ("html", "total"))
         name = largest.parent.relative_to(site).as_posix()
         rows += [
             (f"(g) largest page ({name}/): HTML, gzip", f"{html / 1024:.0f} KB", "", None),

@@ -5,13 +5,15 @@
 // socket closes (measured on Lighthouse 12.8.2); this process exits when the last page is done.
 //
 // node tools/lighthouse.mjs '{"device": "desktop"|"mobile", "chromePath": ..., "chromeFlags": [...],
-//                            "categories": [...]}' URL...
+//                            "categories": [...], "wait": ms}' URL...
+// "wait": how long a page may take to paint and to load (Lighthouse's own 30 s and 45 s are short
+// for a busy slow machine; the caller's limit is there to end a hang, not to time the page).
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktop from 'lighthouse/core/config/desktop-config.js';
 
 const [options, ...urls] = process.argv.slice(2);
-const {device, chromePath, chromeFlags, categories} = JSON.parse(options);
+const {device, chromePath, chromeFlags, categories, wait} = JSON.parse(options);
 if (!['desktop', 'mobile'].includes(device)) throw new Error(`device must be desktop or mobile, not ${device}`);
 if (!urls.length) throw new Error('no URL given');
 
@@ -19,6 +21,7 @@ for (const url of urls) {
   const chrome = await chromeLauncher.launch({chromePath, chromeFlags, logLevel: 'silent'});
   try {
     const flags = {port: chrome.port, logLevel: 'silent', output: 'json', onlyCategories: categories,
+                   maxWaitForFcp: wait, maxWaitForLoad: wait,
                    disableFullPageScreenshot: true};  // pictures for the HTML report only: 2-3 s a page
     const {lhr} = await lighthouse(url, flags, device === 'desktop' ? desktop : undefined);
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);

@@ -7,6 +7,7 @@ A library, imported by the tests (tests/conftest.py, test_site, test_browser, te
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import json
 import os
@@ -15,6 +16,7 @@ import sys
 import threading
 from collections.abc import Callable
 from functools import partial
+from html.parser import HTMLParser
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,6 +30,10 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+# How long a page, a build or a tool may take before a test calls it hung. No test asks how fast
+# anything is (make bench and make audit do): this is far above any machine's time, so that only a
+# hang reaches it, and what reaches it is named.
+HANG_S = 600
 COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".txt")
 
 
@@ -143,25 +149,29 @@ def serve(site: Path, prefix: str | None = None):
         server.server_close()
 
 
-def lighthouse(urls: list[str], device: str = "mobile") -> dict[str, dict]:
-    """Lighthouse's four category scores (0–100) for each URL, as a phone (Lighthouse's default:
-    slow 4G, CPU slowed four times) or a desktop sees it, and the weighted audits below 1. One
-    Node process runs them in turn, a fresh Chromium for each (tools/lighthouse.mjs)."""
+def lighthouse(urls: list[str], device: str = "mobile", categories: tuple[str, ...] = CATEGORIES) -> dict[str, dict]:
+    """Lighthouse's category scores (0–100) for each URL, as a phone (Lighthouse's default: slow 4G,
+    CPU slowed four times) or a desktop sees it, and the weighted audits below 1; ``categories``
+    chooses which (all four unless given). One Node process runs them in turn, a fresh Chromium for
+    each (tools/lighthouse.mjs). A page gets as long as it needs to load: the limits only end a hang."""
     if device not in ("mobile", "desktop"):
         raise ValueError(f"device must be 'mobile' or 'desktop', not {device!r}")
     if isinstance(urls, str) or not urls:
         raise ValueError(f"urls must be a non-empty list of URLs, not {urls!r}")
-    options = {"device": device, "chromePath": CHROMIUM, "chromeFlags": CHROMIUM_FLAGS, "categories": list(CATEGORIES)}
+    if isinstance(categories, str) or not categories or set(categories) - set(CATEGORIES):
+        raise ValueError(f"categories must be a non-empty tuple of {CATEGORIES}, not {categories!r}")
+    options = {"device": device, "chromePath": CHROMIUM, "chromeFlags": CHROMIUM_FLAGS,
+               "categories": list(categories), "wait": HANG_S * 1000}
     run = subprocess.run(["node", str(ROOT / "tools/lighthouse.mjs"), json.dumps(options), *urls],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120 * len(urls))
+                         cwd=ROOT, capture_output=True, text=True, timeout=2 * HANG_S * len(urls))
     if run.returncode != 0:
         raise RuntimeError(f"Lighthouse failed ({run.returncode}):\n{run.stderr[-3000:]}")
     results = {}
     for line in run.stdout.splitlines():
         data = json.loads(line)
-        scores = {c: round(100 * data["categories"][c]["score"]) for c in CATEGORIES}
+        scores = {c: round(100 * data["categories"][c]["score"]) for c in categories}
         scores["failing"] = [
-            audit for c in CATEGORIES for audit, weight in data["categories"][c]["weights"]
+            audit for c in categories for audit, weight in data["categories"][c]["weights"]
             if weight > 0 and data["audits"][audit] not in (None, 1)
         ]
         results[data["url"]] = scores
@@ -170,12 +180,75 @@ def lighthouse(urls: list[str], device: str = "mobile") -> dict[str, dict]:
     return results
 
 
-def table(results: dict[str, dict], device: str = "mobile") -> str:
+def table(results: dict[str, dict], device: str = "mobile", categories: tuple[str, ...] = CATEGORIES) -> str:
     """Lighthouse results (page -> one URL's scores from ``lighthouse``) as a Markdown table."""
-    head = f"| page ({device}) | " + " | ".join(CATEGORIES) + " | audits below 1 |"
-    rule = "|---|" + "---:|" * len(CATEGORIES) + "---|"
+    head = f"| page ({device}) | " + " | ".join(categories) + " | audits below 1 |"
+    rule = "|---|" + "---:|" * len(categories) + "---|"
     rows = [
-        f"| {page} | " + " | ".join(str(s[c]) for c in CATEGORIES) + f" | {', '.join(s['failing'])} |"
+        f"| {page} | " + " | ".join(str(s[c]) for c in categories) + f" | {', '.join(s['failing'])} |"
         for page, s in results.items()
     ]
     return "\n".join([head, rule, *rows])
+
+
+def transferred(site: Path, page: Path) -> dict[str, int]:
+    """What a page's HTML makes the browser fetch from the site, in gzip bytes as the server sends
+    them: ``html``, its ``scripts`` and ``styles`` (files it links and inline blocks), and ``total``,
+    everything its markup names (figures included, as a reader who scrolls loads them all)."""
+    html = page.read_bytes()
+    found = _References()
+    found.feed(html.decode("utf-8"))
+    found.close()
+
+    def local(refs: list[str]) -> set[Path]:
+        return {(page.parent / r.split("?")[0].split("#")[0]).resolve() for r in refs
+                if r and "://" not in r and not r.startswith(("data:", "mailto:"))}
+
+    styles, scripts, images = (local(found.refs[kind]) for kind in ("style", "script", "img"))
+    missing = sorted(str(f) for f in styles | scripts | images if not f.is_file())
+    if missing:
+        raise FileNotFoundError(f"{page} names files the site does not have: {missing[:5]}")
+    inline = {kind: _gzipped("".join(text).encode()) if text else 0 for kind, text in found.inline.items()}
+    return {
+        "html": _gzipped(html),
+        "scripts": sum(_file_gzipped(f) for f in scripts) + inline["script"],
+        "styles": sum(_file_gzipped(f) for f in styles) + inline["style"],
+        "total": _gzipped(html) + sum(_file_gzipped(f) for f in styles | scripts | images),
+    }
+
+
+def _gzipped(data: bytes) -> int:
+    return len(gzip.compress(data, mtime=0))
+
+
+@functools.lru_cache(maxsize=None)
+def _file_gzipped(path: Path) -> int:
+    """A file's gzip size, once per file: every page links the same styles and scripts."""
+    return _gzipped(path.read_bytes())
+
+
+class _References(HTMLParser):
+    """The stylesheets, scripts and images a page names, and its inline scripts and styles."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.refs: dict[str, list[str]] = {"style": [], "script": [], "img": []}
+        self.inline: dict[str, list[str]] = {"script": [], "style": []}
+        self._in: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "link" and "stylesheet" in (a.get("rel") or "").split():
+            self.refs["style"].append(a.get("href") or "")
+        elif tag in ("script", "img") and a.get("src"):
+            self.refs[tag].append(a["src"])
+        elif tag in ("script", "style"):
+            self._in = tag
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self._in:
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in:
+            self.inline[self._in].append(data)
