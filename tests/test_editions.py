@@ -240,7 +240,7 @@ def test_english_search_finds_every_form_that_starts_with_a_word(base, browser, 
     page.goto(base + "en/", wait_until="networkidle")
     page.locator("input.md-search__input").focus()
     page.keyboard.type(term)  # as a person types: key events, which Material listens for
-    page.locator(".md-search-result__item mark").first.wait_for(timeout=10_000)
+    page.locator(".md-search-result__item mark").first.wait_for()
     marked = {m.lower() for m in page.locator(".md-search-result__item mark").all_inner_texts()}
     assert forms <= marked, marked
     page.close()

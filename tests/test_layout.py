@@ -128,7 +128,8 @@ def test_a_figure_cut_off_on_a_phone_shows_a_shadow_until_its_end(base, browser,
     assert page.evaluate("(s) => { const e = document.querySelector(s); return e.scrollWidth > e.clientWidth; }", box)
     start = _shadow(page, box, off="border-image: none")
     page.evaluate("(s) => { const e = document.querySelector(s); e.scrollLeft = e.scrollWidth; }", box)
-    page.wait_for_timeout(100)  # the scroll-driven hint follows on the next frame
+    # the scroll-driven hint follows on the next frame: wait for two, whatever they take
+    page.evaluate("() => new Promise(go => requestAnimationFrame(() => requestAnimationFrame(go)))")
     end = _shadow(page, box, off="border-image: none")
     page.close()
     assert start > 0.05, "no shadow where the figure is cut off"

@@ -49,7 +49,7 @@ def search(page, term: str) -> str:
     box.focus()
     type_korean(page, term)
     results = page.locator(".md-search-result__list")
-    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for(timeout=10_000)
+    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for()
     return results.inner_text()
 
 
