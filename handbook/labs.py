@@ -33,6 +33,11 @@ if importlib.util.find_spec("koreanize_matplotlib") is None:
 # What else changes a lab's printed numbers besides its text: the CPU kernels torch picks and the
 # thread and BLAS settings. Their values are part of the key under which outputs are reused.
 NUMERIC_ENV = re.compile(r"ATEN_|OMP_|MKL_|OPENBLAS_|KMP_|TORCH_|PYTHONHASHSEED$")
+# ...but not how idle threads wait for work (spin or sleep): that changes when a result comes, not
+# what it is. The tests set OMP_WAIT_POLICY and `make serve` does not; in the key, each would run
+# every lab again after the other.
+TIMING_ONLY = {"OMP_WAIT_POLICY", "KMP_BLOCKTIME"}
+HANG_S = 600  # how long a cell, or a kernel's start, may take before the build calls it hung
 
 
 class LabError(Exception):
@@ -88,7 +93,7 @@ def environment() -> str:
 
     parts = [platform.python_version(), platform.machine(), torch.backends.cpu.get_cpu_capability()]
     parts += _distributions()
-    parts += sorted(f"{k}={v}" for k, v in os.environ.items() if NUMERIC_ENV.match(k))
+    parts += sorted(f"{k}={v}" for k, v in os.environ.items() if NUMERIC_ENV.match(k) and k not in TIMING_ONLY)
     return digest("\n".join(parts))
 
 
@@ -129,7 +134,8 @@ def execute(file: str, text: str, key: str) -> Any:
         server = _kernels()  # the kernel is a warm fork (handbook/kernels.py)
         specs = KernelSpecManager(kernel_dirs=[str(server.folder / "kernels")])
         manager = KernelManager(config=ipc, kernel_name="python3", kernel_spec_manager=specs)
-        client = NotebookClient(book, km=manager, timeout=300, record_timing=False,
+        # A cell and a kernel's start get as long as a busy slow machine needs: the limits end a hang.
+        client = NotebookClient(book, km=manager, timeout=HANG_S, startup_timeout=HANG_S, record_timing=False,
                                 resources={"metadata": {"path": folder}})
         # The kernel draws figures inline, whatever backend the caller's environment names (a
         # headless CI often sets MPLBACKEND=Agg, which would leave every figure out of the page).

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import settings
 
 # Property tests draw the same examples on every run (and keep no example database): a run that
-# passed once passes again, and CI cannot fail on a draw no one has seen locally.
-settings.register_profile("handbook", derandomize=True, database=None)
+# passed once passes again, and CI cannot fail on a draw no one has seen locally. No deadline: how
+# long an example takes says how fast and how busy the machine is, not whether the code is right.
+settings.register_profile("handbook", derandomize=True, database=None, deadline=None)
 settings.load_profile("handbook")
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,28 +29,29 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 for name, value in (("JAX_COMPILATION_CACHE_DIR", str(ROOT / ".cache" / "jax")),
                     ("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0"), ("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")):
     os.environ.setdefault(name, value)
+# The executed labs of the site the tests build, apart from `make serve`'s (.cache/labs): each would
+# otherwise rewrite the other's, and the tests read the labs the site they test was built from.
+os.environ.setdefault("LABS_CACHE_DIR", ".cache/test-labs")
 sys.path.insert(0, str(ROOT / "tools"))
+
+
+def pytest_itemcollected(item):
+    """Every test that needs the built site is marked `site` as it is collected, before `-m` selects:
+    `-m "not site"` then runs no test that needs the site, and builds none. (Marked later, in
+    `pytest_collection_modifyitems`, the mark came after `-m` had chosen, and selected nothing.)"""
+    if "site" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.site)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """Every test that needs the built site is marked `site`, so `-m "not site"` runs the fast ones.
-    They run first, in their files' order: xdist hands each worker one part of this list in turn,
-    so the first worker starts the site build while the others run tests that need no site,
-    instead of waiting for it (35 s of a worker's time, measured). Before them, the tests marked
-    `early`: a test that runs for half a minute, started last, ends the run on one core while the
-    other has nothing left (32 s of a 264 s run, measured)."""
-    for item in items:
-        if "site" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.site)
+    """The tests that need the site run first, in their files' order: xdist hands each worker one
+    part of this list in turn, so the first worker starts the site build while the others run tests
+    that need no site, instead of waiting for it (35 s of a worker's time, measured). Before them,
+    the tests marked `early`: a test that runs for half a minute, started last, ends the run on one
+    core while the other has nothing left (32 s of a 264 s run, measured)."""
     # stable: files keep their order
     items.sort(key=lambda item: (item.get_closest_marker("early") is None, item.get_closest_marker("site") is None))
-
-
-def pytest_itemcollected(item):
-    # `make test` runs Lighthouse by its file's name: an `audit` test elsewhere would run in neither group
-    if item.get_closest_marker("audit") and item.path.name != "test_audit.py":
-        raise pytest.UsageError(f"{item.nodeid}: audit tests belong in tests/test_audit.py")
 
 
 def inputs() -> str:
@@ -67,7 +69,7 @@ def inputs() -> str:
         h.update((ROOT / name).read_bytes())
     commit = subprocess.run(["git", "log", "-1", "--format=%H %ct"], cwd=ROOT, capture_output=True, text=True)
     h.update(commit.stdout.encode())
-    h.update(repr([os.environ.get(k) for k in ("SITE_URL", "REPO_URL", "LABS_CACHE")]).encode())
+    h.update(repr([os.environ.get(k) for k in ("SITE_URL", "REPO_URL", "LABS_CACHE", "LABS_CACHE_DIR")]).encode())
     h.update(environment().encode())
     return h.hexdigest()[:16]
 

@@ -48,7 +48,7 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, edition, site
     assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert "data-claim" not in text  # claims are plain code in Jupyter
     # ...and the build ran exactly that code, in this environment, every cell in order.
-    executed = ROOT / ".cache/labs" / edition / f"{name}.ipynb"
+    executed = ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb"  # the site's own runs
     assert labs.is_current(executed, labs.digest(labs.code_of(text) + labs.environment()))
     code = [cell for cell in nbformat.read(executed, as_version=4).cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
@@ -108,12 +108,26 @@ def test_figures_are_drawn_inline_whatever_backend_the_environment_names(monkeyp
     assert any("image/png" in o.get("data", {}) for o in outputs), outputs
 
 
+@pytest.mark.kernels
 def test_the_reuse_key_changes_with_the_cpu_capability():
     # A lab run under another CPU setting printed other rounding: its outputs must not be reused.
     code = "from handbook.labs import environment; print(environment())"
     keys = {cap: subprocess.run([sys.executable, "-c", code], env={**os.environ, "ATEN_CPU_CAPABILITY": cap},
                                 capture_output=True, text=True, check=True).stdout for cap in ("default", "avx2")}
     assert keys["default"] != keys["avx2"]
+
+
+def test_the_reuse_key_ignores_how_idle_threads_wait_but_not_how_many_there_are(monkeypatch):
+    # The tests set OMP_WAIT_POLICY=PASSIVE and `make serve` does not: with it in the key, each
+    # reran every lab after the other. The thread count does change results (padding/encoder.py).
+    for name in ("OMP_WAIT_POLICY", "KMP_BLOCKTIME", "OMP_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    plain = labs.environment()
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+    monkeypatch.setenv("KMP_BLOCKTIME", "0")
+    assert labs.environment() == plain
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert labs.environment() != plain
 
 
 def test_lab_cells_come_from_the_snippets():

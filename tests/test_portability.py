@@ -47,6 +47,7 @@ def _digest(name: str) -> str:
     return hashlib.sha256((run.stdout + "".join(run.figures)).encode()).hexdigest()
 
 
+@pytest.mark.kernels
 @pytest.mark.parametrize("capability", CAPABILITIES)
 def test_claims_hold_and_what_changes_is_listed_under_other_cpu_kernels(capability):
     env = {**os.environ, "ATEN_CPU_CAPABILITY": capability, "OMP_NUM_THREADS": "1"}

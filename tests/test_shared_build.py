@@ -43,3 +43,20 @@ def test_a_site_built_by_one_run_serves_the_next(tmp_path):
     build, calls = counting(fails=False)
     assert build_once(tmp_path, build, run="r1") == build_once(tmp_path, build, run="r2") == tmp_path / "site"
     assert len(calls) == 1
+
+
+def test_not_site_selects_no_test_that_needs_the_site():
+    # The `site` mark is added as each test is collected, before `-m` selects: `-m "not site"`
+    # leaves out every test that uses the built site (it left out none when the mark came later).
+    import subprocess
+    import sys
+
+    from website import ROOT
+
+    def collected(marks: str) -> list[str]:
+        run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                              "-m", marks, "tests/test_audit.py"], cwd=ROOT, capture_output=True, text=True)
+        return [line for line in run.stdout.splitlines() if "::" in line]
+
+    assert collected("not site") == []  # both of its tests use the site
+    assert len(collected("site")) == 2
