@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 SOCKET = "HANDBOOK_KERNEL_SERVER"  # the environment variable naming the server's socket
