@@ -273,3 +273,24 @@ def test_changing_the_snippet_breaks_its_claims(tmp_path):
     (tmp_path / "causal/weights.py").write_text(source.replace("T = 4", "T = 5"), encoding="utf-8")
     about_weights = [c for c in CLAIMS if c.snippet == "causal/weights.py"]
     assert about_weights and any(c.check(Runner(tmp_path)) is not None for c in about_weights)
+
+
+def test_a_string_claim_is_text_not_a_version():
+    # torch.__version__ compares as a version: 'v2.13+CPU' == '2.13.0+cpu' is True for it.
+    from torch.torch_version import TorchVersion
+
+    version = TorchVersion("2.13.0+cpu")
+    assert matches(parse_literal("'2.13.0+cpu'"), version)
+    assert not matches(parse_literal("'v2.13+CPU'"), version)
+    assert not matches(parse_literal("'2.13.0+cpu'"), ["2.13.0+cpu"])
+
+
+@pytest.mark.parametrize("mixed", ["40% … 60", "0.4 … 60%", "50% ± 0.02", "0.5 ± 2%"])
+def test_a_range_or_tolerance_that_mixes_percent_and_plain_numbers_is_an_error(mixed):
+    with pytest.raises(ValueError, match="mixes a percentage and a plain number"):
+        parse_literal(mixed)
+
+
+@pytest.mark.parametrize("x", [123456.78125, -0.00015, 2.5e-5 + 0.00005, 1.00005])
+def test_a_tie_the_table_rounds_to_even_reads_back_as_a_claim(x):
+    assert matches(parse_literal(fmt(x)), x), fmt(x)
