@@ -83,6 +83,10 @@ _NOT_PROSE = re.compile(
     r"|^\s*(\d+\.|[-*+])\s"  # list markers
     r"|\[\^[^\]]+\]"  # footnote marks
 )
+# The attributes a code span may carry: a misspelt one (data-clam=) made a span look exactly like
+# a checked number and checked nothing.
+SPAN_ATTRIBUTES = ("data-claim",)
+_SPAN_ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
 _TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
 _APPROX = re.compile(r"\\approx\s*-?\d")
 
@@ -94,13 +98,18 @@ def bare_numbers(text: str) -> list[str]:
 
 def prose_numbers(text: str, file: str) -> list[str]:
     """Digits in running prose that no claim, code span or math covers, and measured values in
-    math, as ``file:line: …``; a fence left open is reported too."""
+    math, as ``file:line: …``; a code span with another attribute than a claim's, and a fence
+    left open, are reported too."""
     problems: list[str] = []
     found = []
     for number, line in prose_lines(text, file, problems):
         bare = bare_numbers(_NOT_PROSE.sub(" ", line))
         if bare:
             found.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
+        for m in _SPAN_ATTRIBUTE.finditer(line):
+            if m["attr"] not in SPAN_ATTRIBUTES:
+                found.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: the only "
+                             f"one a code span takes is {' or '.join(SPAN_ATTRIBUTES)}=\"snippet.py: expression\"")
         if any(_APPROX.search(m[0]) for m in _MATH.finditer(line)):
             found.append(f"{file}:{number}: a measured value (\\approx) in math is not checked: make it a claim")
     return found + problems

@@ -162,6 +162,13 @@ def test_malformed_claims_are_problems(bad):
     assert problems and problems[0].startswith("docs/x.md:1")
 
 
+@pytest.mark.parametrize("span", ['`22`{ data-clam="causal/weights.py: T" }', '`22`{ }', '`0.5`{ .claim }'])
+def test_a_code_span_with_another_attribute_than_a_claim_is_a_problem(span):
+    # It looks like a checked number on the page and is checked by nothing.
+    [problem] = prose_numbers(f"Intro.\n\nIt has {span} cells.\n", "docs/x.md")
+    assert problem.startswith("docs/x.md:3: a code span with the attribute")
+
+
 def test_a_constant_expression_proves_nothing():
     [problem] = _check('`0.514`{ data-claim="causal/weights.py: 0.514" }')
     assert "reads no name the snippet defines" in problem
