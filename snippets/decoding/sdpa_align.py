@@ -2,6 +2,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 from torch.nn.attention.bias import causal_lower_right
+from torch.backends import cuda
 
 torch.manual_seed(0)
 sdpa = F.scaled_dot_product_attention
@@ -30,7 +31,10 @@ out_bool = sdpa(q, k[:, :3], eye[:, :3, :3], attn_mask=bias._materialize())[0]
 empty_rows = out[:2].tolist()  # what SDPA returns where no key is seen
 version = torch.__version__.split("+")[0]  # measured with this torch, on CPU
 same_as_bool = torch.equal(out, out_bool)
+params = cuda.SDPAParams(q, k[:, :3], eye[:, :3, :3], None, 0.0, False, False)
+fused = cuda.can_use_flash_attention(params) or cuda.can_use_efficient_attention(params)
 print("is_causal=True is top-left:", is_causal_top_left)
 print("warning:", warned)
 print("rows 0, 1 (no key):", empty_rows, "nan anywhere:", bool(out.isnan().any()))
 print("CausalBias and its bool mask agree:", same_as_bool, "torch", version)
+print("flash or memory-efficient kernel usable (what _dispatch asks):", fused)
