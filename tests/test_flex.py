@@ -6,6 +6,9 @@ predicates. Eager flex_attention on CPU costs about 0.1-0.3 s a call (it traces 
 the tests that call it draw few examples; the cheap mask comparisons draw many.
 """
 
+import ast
+import itertools
+import re
 import warnings
 
 import project
@@ -104,6 +107,39 @@ def test_every_zoo_mask_through_flex_attention_equals_sdpa_with_the_reference(ca
     out = flex(q, k, v, mask_mod)
     torch.testing.assert_close(out, SDPA(q, k, v, attn_mask=ref), rtol=1e-10, atol=1e-12)
     assert (out[..., ~ref.any(-1), :] == 0).all(), "rows that see no key are 0, as SDPA's"
+
+
+PIECES = {"and_masks": and_masks, "or_masks": or_masks, "causal": causal, "window": window, "first": first,
+          "chunk": chunk}
+
+
+def sink_compositions(text):
+    """Every code span of a page that joins window(...) and first(...): the sink masks readers copy."""
+    return [s for s in re.findall(r"`([^`\n]+)`", text) if "window(" in s and "first(" in s]
+
+
+@pytest.mark.parametrize("page", ["docs/flex.md", "docs-en/flex.md"])
+def test_every_sink_mask_the_page_writes_sees_its_window_and_sinks_and_no_future_key(page):
+    # The table is what readers copy: or_masks(window(...), first(n)) once stood there, and window()
+    # alone is true for every future key. Each composition is evaluated with the snippet's own pieces
+    # and every small size, and compared with the sink mask built from tril.
+    spans = sink_compositions((project.ROOT / page).read_text(encoding="utf-8"))
+    assert len(spans) >= 2, spans  # the table's row and the prose of #more
+    L = 7
+    for span in spans:
+        tree = ast.parse(span.replace("...", "w"), mode="eval")
+        sizes = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - PIECES.keys())
+        [sink_call] = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "first"]
+        [window_call] = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "id", "") == "window"]
+        for values in itertools.product(range(L + 1), repeat=len(sizes)):
+            names = PIECES | dict(zip(sizes, values))
+            sinks, w = (eval(ast.unparse(c.args[0]), names) for c in (sink_call, window_call))
+            mask = dense(eval(compile(tree, span, "eval"), names), L, L)
+            future = ~tril(L, L)
+            assert not (mask & future)[:, sinks:].any(), f"{page}: `{span}` with {values} sees a future key that is no sink"
+            ref = (tril(L, L) & ~tril(L, L, -w)) if w > 0 else torch.zeros(L, L, dtype=torch.bool)
+            ref[:, :sinks] = True
+            assert torch.equal(mask & ~future, ref & ~future), f"{page}: `{span}` with {values} is not window + sinks"
 
 
 @pytest.mark.parametrize(("mask_mod", "ref"), [
