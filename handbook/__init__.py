@@ -9,7 +9,8 @@ Pages show a snippet with one call in a ``markdown-exec`` block::
     ```
 
 Modules: ``snippets`` (running them), ``render`` (tables, figures, code as Markdown), ``claims``
-(literals and how they match), ``prose`` (a page's claims and bare numbers), ``mathml`` (TeX),
+(literals and how they match), ``quotes`` (sentences about library code, against its installed
+source), ``prose`` (a page's claims, quotes and bare numbers), ``mathml`` (TeX),
 ``labs`` (notebooks), ``links`` (the built site's links), ``plugin`` (the MkDocs events).
 """
 

@@ -5,8 +5,8 @@ process, right after it. The editions share the snippets, their runs and the lab
 snippet and each notebook executes once however many languages show it.
 
 The editions differ only in words. A page of one edition has its counterpart, under the same name,
-in every other; the two claim the same things of the same snippets. Where a
-snippet prints or draws words, ``<chapter>/x.<lang>.py`` beside ``x.py`` is that language's variant:
+in every other; the two claim the same things of the same snippets and quote the same library
+source. Where a snippet prints or draws words, ``<chapter>/x.<lang>.py`` beside ``x.py`` is that language's variant:
 the same code with other strings (``variant_problems``), which the other edition's pages show in
 place of ``x.py``. A lab includes no variant and prints nothing that changes with the language (its
 Markdown says the words), so its code is the same in every edition and runs once (tests/test_editions.py
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .labs import notebook, prose
-from .prose import read_claims
+from .prose import read_claims, read_quotes
 from .snippets import Run, Runner
 
 # What the build itself writes on a page, in each edition's language.
@@ -122,9 +122,11 @@ def variant_problems(folder: Path) -> list[str]:
 
 
 def claims_of(text: str) -> Counter[str]:
-    """What a page claims: ``snippet: expression``, counted (a sentence in another language may
-    state two of them in the other order)."""
-    return Counter(f"{c.snippet}: {c.expr}" for c in read_claims(text, "", []))
+    """What a page claims: ``snippet: expression`` for each claim and ``quote module.name: passage``
+    for each quote of library source, counted (a sentence in another language may state two of them
+    in the other order)."""
+    return (Counter(f"{c.snippet}: {c.expr}" for c in read_claims(text, "", []))
+            + Counter(f"quote {q.name}: {q.passage}" for q in read_quotes(text, "", [])))
 
 
 def claim_difference(mine: Counter[str], theirs: Counter[str]) -> str | None:

@@ -22,6 +22,7 @@ from typing import Any
 import nbformat
 
 from .claims import CLAIM
+from .quotes import QUOTE
 
 SNIPPET_CELL = re.compile(r"# snippet: (\S+\.py)")
 SETUP = """\
@@ -61,6 +62,7 @@ def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = 
             cell.source = (snippets / resolve(m[1])).read_text(encoding="utf-8").rstrip()
         elif cell.cell_type == "markdown" and download:
             cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
+            cell.source = QUOTE.sub(lambda c: f"`{c['literal']}`", cell.source)
             cell.source = re.sub(r"\]\(\.\./([\w/-]+)\.md(#[\w-]+)?\)",
                                  lambda l: f"]({site_url or '../../'}{l[1]}/{l[2] or ''})", cell.source)
     first_code = next(i for i, c in enumerate(book.cells) if c.cell_type == "code")

@@ -1,4 +1,4 @@
-"""Reading a page's prose: its claims, and the numbers no claim covers.
+"""Reading a page's prose: its claims, its quotes of library source, and the numbers no claim covers.
 
 Every digit in running prose must sit inside a claim, a code span or math; digits inside identifiers
 (``float32``, ``d_k``) are fine. A measured value must not hide in math either: ``\\approx`` followed
@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from .claims import CLAIM, Claim
+from .quotes import QUOTE, Quote, QuoteError, parse_target
 from .snippets import Runner
 
 
@@ -65,6 +66,28 @@ def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
     return found
 
 
+def read_quotes(text: str, file: str, problems: list[str]) -> list[Quote]:
+    """Every quote of library source in one page (see handbook/quotes.py); a malformed one is added
+    to ``problems`` and reading goes on."""
+    found = []
+    for number, line in prose_lines(text, file):
+        spans = list(QUOTE.finditer(line))
+        if line.count("data-quote") != len(spans):
+            problems.append(f'{file}:{number}: malformed quote (want `code`{{ data-quote="module.name: passage" }})')
+        for m in spans:
+            try:
+                name, passage = parse_target(m["target"])
+            except QuoteError as error:
+                problems.append(f"{file}:{number}: {error}")
+                continue
+            if _emphasis(f"{name}: {passage}"):
+                problems.append(f"{file}:{number}: quote target {m['target']!r} has __, or * touching a word: "
+                                "Markdown would read it as emphasis; name the class, or quote a piece around it")
+            else:
+                found.append(Quote(file, number, m["literal"], name, passage))
+    return found
+
+
 def _emphasis(expr: str) -> bool:
     """Whether Markdown could take part of an expression for emphasis: ``__`` anywhere, or a run
     of ``*`` with a non-space on either side (``a * b`` and ``x ** 0.5`` are safe, ``x**0.5`` not)."""
@@ -116,8 +139,10 @@ def prose_numbers(text: str, file: str) -> list[str]:
 
 
 def check_page(text: str, file: str, runner: Runner) -> list[str]:
-    """Every problem of one page: malformed or failing claims, bare numbers, open fences."""
+    """Every problem of one page: malformed or failing claims and quotes, bare numbers, open fences."""
     problems: list[str] = []
     claims = read_claims(text, file, problems)
+    quotes = read_quotes(text, file, problems)
     problems += [p for c in claims if (p := c.check(runner))]
+    problems += [p for q in quotes if (p := q.check())]
     return problems + prose_numbers(text, file)

@@ -1,12 +1,15 @@
 """Every claim the prose makes holds, every number in the prose is a claim, and the checker can fail:
-every mutant of every claim (digits, signs, zeros, inf/nan, bound directions, elements) is caught."""
+every mutant of every claim (digits, signs, zeros, inf/nan, bound directions, elements) is caught.
+Every quote of library source the prose makes is in the installed source, and a changed one is caught."""
 
 import re
 
+import markdown
 import pytest
 from handbook.claims import Approx, Bound, Claim, Range, matches, parse_literal
 from handbook.labs import prose as lab_prose
-from handbook.prose import check_page, prose_numbers, read_claims
+from handbook.prose import check_page, prose_numbers, read_claims, read_quotes
+from handbook.quotes import Quote
 from handbook.render import fmt
 from handbook.snippets import Runner
 from project import EDITIONS, ROOT, RUNNER, SNIPPETS, runner_for
@@ -27,6 +30,45 @@ def _claims():
 
 
 CLAIMS = list(_claims())
+
+
+def _quotes():
+    for file, text in PAGES.items():
+        problems = []
+        yield from read_quotes(text, file, problems)
+        assert not problems, problems
+
+
+QUOTES = list(_quotes())
+
+
+@pytest.mark.parametrize("quote", QUOTES, ids=lambda q: q.where)
+def test_quote_holds(quote):
+    problem = quote.check()
+    assert problem is None, problem
+
+
+def test_quotes_guard_the_sentences_about_library_code():
+    assert sum(q.file == "docs/decoding.md" for q in QUOTES) >= 3
+    assert {q.name.split(".")[0] for q in QUOTES} >= {"torch", "transformers", "keras"}
+
+
+@pytest.mark.parametrize("quote", list({(q.name, q.passage): q for q in QUOTES}.values()), ids=lambda q: q.where)
+def test_every_quote_fails_once_its_source_says_otherwise(quote):
+    # The mutant of a quote: its last piece with one word changed, as a version bump would change it.
+    words = quote.passage.split(" ")
+    edited = " ".join(words[:-1] + [words[-1] + "_changed"])
+    assert Quote(quote.file, quote.line, quote.literal, quote.name, edited).check() is not None
+
+
+@pytest.mark.parametrize("quote", list({(q.name, q.passage): q for q in QUOTES}.values()), ids=lambda q: q.where)
+def test_every_quote_reaches_the_reader_as_plain_code(quote):
+    # Markdown must take the attribute list whole: no emphasis inside the passage, nothing left as text.
+    span = f'`{quote.literal}`{{ data-quote="{quote.name}: {quote.passage}" }}'
+    extensions = ["attr_list", "pymdownx.inlinehilite", "pymdownx.arithmatex"]  # mkdocs.yml's inline ones
+    html = markdown.markdown(f"Text {span} text.", extensions=extensions, extension_configs={
+        "pymdownx.arithmatex": {"generic": True}})
+    assert "data-quote=" in html and "{" not in html.split("</code>")[-1], html
 
 
 def test_the_causal_chapter_makes_claims():
@@ -301,3 +343,79 @@ def test_a_range_or_tolerance_that_mixes_percent_and_plain_numbers_is_an_error(m
 @pytest.mark.parametrize("x", [123456.78125, -0.00015, 2.5e-5 + 0.00005, 1.00005])
 def test_a_tie_the_table_rounds_to_even_reads_back_as_a_claim(x):
     assert matches(parse_literal(fmt(x)), x), fmt(x)
+
+
+# Quotes ---------------------------------------------------------------------------------------
+
+_DISPATCH = "torch.nn.attention.bias.CausalBias._dispatch"
+
+
+def test_a_quote_that_holds_is_no_problem():
+    text = ('`_dispatch`{ data-quote="torch.nn.attention.bias.CausalBias._dispatch: '
+            'if can_use_flash_attention(sdpa_params): … is_causal=True,   # TODO: Flash accepts causal = True" }\n')
+    assert _check(text) == []  # whitespace made one space; pieces in order
+
+
+def test_a_quote_the_source_does_not_hold_names_page_module_file_and_passage():
+    [problem] = _check(f'Intro.\n\nSee `_dispatch`{{ data-quote="{_DISPATCH}: it means upper left" }}.\n')
+    assert problem.startswith("docs/x.md:3: quote `_dispatch`")
+    assert "module torch.nn.attention.bias" in problem and "torch/nn/attention/bias.py" in problem
+    assert "'it means upper left'" in problem and "does not hold" in problem
+
+
+def test_a_quote_checks_the_order_of_its_pieces_and_the_definition_it_names():
+    # both pieces are in _dispatch, but the flash call comes after the check, not before
+    [problem] = _check(f'`x`{{ data-quote="{_DISPATCH}: _scaled_dot_product_flash_attention( … can_use_flash_attention" }}')
+    assert "after '_scaled_dot_product_flash_attention('" in problem
+    # the warning is in CausalBias's constructor, not in _dispatch
+    assert _check('`x`{ data-quote="torch.nn.attention.bias.CausalBias: will produce NaNs in the output" }') == []
+    [problem] = _check(f'`x`{{ data-quote="{_DISPATCH}: will produce NaNs in the output" }}')
+    assert "has no 'will produce NaNs in the output'" in problem
+
+
+@pytest.mark.parametrize(("target", "error"), [
+    ("no_such_package.x: passage", "no module named 'no_such_package' is installed"),
+    ("torch.nn.attention.biass: passage", "module torch.nn.attention (") ,
+    ("torch.nn.attention.bias.NoSuchClass: passage", "defines no 'NoSuchClass'"),
+    ("torch._C: passage", "has no Python source to quote"),
+])
+def test_a_quote_of_what_does_not_exist_is_a_clear_error(target, error):
+    [problem] = _check(f'`x`{{ data-quote="{target}" }}')
+    assert problem.startswith("docs/x.md:1: quote `x`") and "cannot be checked" in problem and error in problem
+
+
+@pytest.mark.parametrize(("bad", "error"), [
+    ('`x`{ data-quote="torch.nn.attention.bias" }', "must read"),  # no ": passage"
+    ('`x`{ data-quote="torch.nn.attention.bias:   " }', "empty passage"),
+    ('`x`{ data-quote="torch/nn/attention/bias.py: x" }', "must read"),  # a path, not a module
+    ('`x`{data-quote=torch.nn.attention.bias: x}', "malformed quote"),  # unquoted
+    ('`x`{ data-quote="torch.nn.functional: def f(**kwargs)" }', "emphasis"),
+    ('`x`{ data-quote="torch.nn.attention.bias.CausalBias.__init__: x" }', "emphasis"),  # __init__ is bold
+])
+def test_malformed_quotes_are_problems(bad, error):
+    problems = []
+    assert read_quotes(bad, "docs/x.md", problems) == []
+    assert problems and problems[0].startswith("docs/x.md:1") and error in problems[0], problems
+
+
+def test_an_empty_piece_is_an_error():
+    [problem] = _check(f'`x`{{ data-quote="{_DISPATCH}: is_causal … … scale" }}')
+    assert "piece of the passage is empty" in problem
+
+
+def test_quotes_in_a_lab_markdown_cell_are_checked(tmp_path):
+    lab = tmp_path / "x.py"
+    lab.write_text('# %% [markdown]\n# # Title\n#\n# See `_dispatch`{ data-quote="' + _DISPATCH
+                   + ': it means upper left" }.\n\n# %%\nx = 7\n', encoding="utf-8")
+    [problem] = check_page(lab_prose(lab), "docs/labs/x.py", RUNNER)
+    assert problem.startswith("docs/labs/x.py:4: quote")
+
+
+def test_checking_a_quote_imports_nothing():
+    import subprocess
+    import sys
+    code = ("import sys; from handbook.quotes import Quote; "
+            "q = Quote('a.md', 1, 'x', 'transformers.masking_utils.and_masks', 'def and_masks'); "
+            "assert q.check() is None, q.check(); print('transformers' in sys.modules, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -51,6 +51,20 @@ def test_a_missing_page_or_claim_is_reported(tmp_path):
     assert pair_problems(ko, en) == []
 
 
+def test_a_quote_the_other_edition_does_not_make_is_reported(tmp_path):
+    # Both editions state what a library's code does from the same quoted source, or one of them drifts.
+    ko, en = tmp_path / "docs", tmp_path / "docs-en"
+    for folder in (ko, en):
+        folder.mkdir()
+    quote = '`_dispatch`{ data-quote="torch.nn.attention.bias.CausalBias._dispatch: is_causal=True" }'
+    (ko / "a.md").write_text(f"`3`{{ data-claim=\"a/x.py: n\" }}와 {quote}", encoding="utf-8")
+    (en / "a.md").write_text('`3`{ data-claim="a/x.py: n" } and `_dispatch`', encoding="utf-8")
+    assert pair_problems(ko, en) == ["docs-en/a.md claims other things than docs/a.md: missing "
+                                     "['quote torch.nn.attention.bias.CausalBias._dispatch: is_causal=True']"]
+    (en / "a.md").write_text(f'{quote} and `3`{{ data-claim="a/x.py: n" }}', encoding="utf-8")
+    assert pair_problems(ko, en) == []
+
+
 def test_claim_counts_match_in_each_language():
     for folder in ("", "labs/"):
         for page in sorted((DOCS / folder).glob("*.md" if not folder else "*.py")):

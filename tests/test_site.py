@@ -100,14 +100,14 @@ def detached_particles(path: str, seen: list[str], soup: BeautifulSoup) -> list[
 
 def test_what_a_reader_reads_has_no_claim_markup_raw_tex_names_or_detached_particles(site):
     """Three checks of every page's text, in one test so that each page is parsed once (0.1-0.3 s
-    a page): claims reach the reader as plain code (no attribute list that Markdown did not take);
+    a page): claims and quotes reach the reader as plain code (no attribute list that Markdown did not take);
     no TeX name a reader would see raw; Korean particles attached to the word before them."""
     assert len(page(site, "causal").select("code[data-claim]")) >= 30
     markup, names, particles = [], [], []
     for path in pages(site):
         soup = page(site, path.rstrip("/"))
         prose = " ".join(p.get_text() for p in soup.select("article p, article li, article td"))
-        if "data-claim" in prose:
+        if "data-claim" in prose or "data-quote" in prose:
             markup.append(f"/{path}")
         seen, soup = reader_view(soup)
         names += raw_names(path, seen, soup)
