@@ -108,7 +108,7 @@ _NOT_PROSE = re.compile(
 )
 # The attributes a code span may carry: a misspelt one (data-clam=) made a span look exactly like
 # a checked number and checked nothing.
-SPAN_ATTRIBUTES = ("data-claim",)
+SPAN_ATTRIBUTES = ("data-claim", "data-quote")
 _SPAN_ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
 _TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
 _APPROX = re.compile(r"\\approx\s*-?\d")
@@ -131,8 +131,8 @@ def prose_numbers(text: str, file: str) -> list[str]:
             found.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
         for m in _SPAN_ATTRIBUTE.finditer(line):
             if m["attr"] not in SPAN_ATTRIBUTES:
-                found.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: the only "
-                             f"one a code span takes is {' or '.join(SPAN_ATTRIBUTES)}=\"snippet.py: expression\"")
+                found.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: a code span "
+                             f"takes only {' or '.join(SPAN_ATTRIBUTES)} (a claim or a quote)")
         if any(_APPROX.search(m[0]) for m in _MATH.finditer(line)):
             found.append(f"{file}:{number}: a measured value (\\approx) in math is not checked: make it a claim")
     return found + problems
