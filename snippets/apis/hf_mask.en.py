@@ -21,15 +21,17 @@ kinds = [k for k, m in as_int.items() if build("eager", m).equal(eager)]
 w_sdpa = F.scaled_dot_product_attention(S4, 2 * torch.eye(4), torch.eye(4), sdpa[1])
 w_eager = torch.softmax(S4.half() + eager16[1], -1, dtype=torch.float32)  # as Llama
 kind = lambda r: "0" if r.eq(0).all() else "uniform" if r.std() < 1e-3 else "?"  # a row
+offsets = (0, 1, 2)  # queries start at this position: tokens already in the cache
 corner = [sdpa_mask(batch_size=1, q_length=2, kv_length=4, q_offset=offset,
-                    allow_is_causal_skip=False)[0, 0] for offset in (0, 2)]  # 2 cached
+                    allow_is_causal_skip=False)[0, 0] for offset in offsets]
 names = {"top-left": torch.ones(2, 4).tril(), "bottom-right": torch.ones(2, 4).tril(2)}
-align = [next(n for n, t in names.items() if t.equal(c.float())) for c in corner]
+align = [next((n for n, t in names.items() if t.equal(c.float())), "neither")
+         for c in corner]
 rows = [("HF `attention_mask` (2-D)",
          "nonzero = attend" if eager[0, 2, 2] == 0 else "?", "/".join(kinds),
          "read as bool" if "float" in kinds else "?",
          f"sdpa {kind(w_sdpa[0])}, eager {kind(w_eager[0])}",
-         f"without cache: {align[0]}, with cache: {align[1]}",
+         "; ".join(f"q_offset={o}: {a}" for o, a in zip(offsets, align)),
          f"{eager16.min().item():g}")]
 api, polarity, kinds, floats, fully, causal, fill16 = zip(*rows)
 print(*rows[0], sep=" | ")
