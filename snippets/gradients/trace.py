@@ -24,3 +24,10 @@ for hide_name, h in hide.items():
             nans[t].append(int(x.isnan().sum()))  # NaN entries, per tensor
         print(f"{names[-1]:>25}: NaN in out, dz, ds, dq, dk, dv =",
               [nans[t][-1] for t in nans])
+where_nans = {}  # the scores replaced with where instead of masked_fill
+for after_name in ("none", "nan_to_num"):
+    q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
+    z = torch.where(keep, q @ k.T / d**0.5, -torch.inf)
+    (after[after_name](torch.softmax(z, dim=-1)) @ v).sum().backward()
+    where_nans[after_name] = [int(x.isnan().sum()) for x in (q.grad, k.grad, v.grad)]
+    print(f"{'where, ' + after_name:>25}: NaN in dq, dk, dv =", where_nans[after_name])
