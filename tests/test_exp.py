@@ -1,6 +1,7 @@
 """Properties of the exp chapter's edge finder, and of torch.exp as the chapter relies on it."""
 
 import math
+import threading
 
 import project
 import pytest
@@ -66,6 +67,45 @@ def test_last_true_finds_the_largest_number_at_or_below_a_threshold(dtype, thres
     z = last_true(lambda z: z.double() <= t, start)
     assert z.dtype == dtype and z.double() <= t
     assert torch.nextafter(z, torch.tensor(math.inf, dtype=dtype)).double() > t
+
+
+def _within(seconds, call):
+    """What call() raised, or pytest.fail if it is still running after seconds (it would hang)."""
+    outcome = []
+
+    def target():
+        try:
+            outcome.append(call())
+        except Exception as error:  # noqa: BLE001 - handed to the test
+            outcome.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        pytest.fail(f"still running after {seconds} s: the walk does not stop")
+    return outcome[0]
+
+
+@pytest.mark.parametrize("dtype", ALL, ids=str)
+def test_last_true_refuses_a_nan_start_rather_than_walking_forever(dtype):
+    nan = torch.tensor(math.nan, dtype=dtype)
+    error = _within(60, lambda: last_true(lambda z: torch.exp(z).isfinite(), nan))
+    assert isinstance(error, ValueError) and "z must be a number to walk from, got nan" in str(error)
+
+
+@pytest.mark.parametrize("pred", ["exp finite", "always", "never"])
+def test_last_true_stops_with_an_error_far_from_the_edge(pred):
+    # From float64 0.0 the overflow edge lies about 4.6e18 numbers up; a pred that never changes
+    # has no edge at all (it would walk to +-inf and stay there). Each stops after `steps`.
+    pred = {"exp finite": lambda z: torch.exp(z).isfinite(), "always": lambda z: torch.tensor(True),
+            "never": lambda z: torch.tensor(False)}[pred]
+    start = torch.tensor(0.0, dtype=torch.float64)
+    error = _within(60, lambda: last_true(pred, start))
+    assert isinstance(error, ValueError), error
+    assert "pred did not change within 10000 numbers of the start z" in str(error)
+    error = _within(60, lambda: last_true(pred, start, steps=5))
+    assert "within 5 numbers" in str(error)
 
 
 @pytest.mark.parametrize("dtype", [torch.int64, torch.uint8, torch.bool], ids=str)
