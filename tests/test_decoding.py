@@ -172,6 +172,20 @@ def test_left_pad_and_position_ids_refuse_bad_input():
         position_ids(torch.ones(1, 2, 3, dtype=torch.bool))
 
 
+def test_forward_refuses_negative_ids_and_positions():
+    # tok[-1] is tok's last row, not an error: a negative id or place would quietly embed that row.
+    params = [torch.randn(n, 6, generator=torch.Generator().manual_seed(0)) for n in (10, 8, 6, 6, 6)]
+    ids, keep = left_pad([[3, 1], [4, 1, 5]])
+    pos = position_ids(keep)
+    forward(ids, keep, pos, *params)  # the good call runs
+    with pytest.raises(ValueError, match=r"ids must be >= 0, got \[\[0, 3, -1\], \[4, 1, 5\]\]"):
+        forward(torch.tensor([[0, 3, -1], [4, 1, 5]]), keep, pos, *params)
+    with pytest.raises(ValueError, match=r"ids must be >= 0, got \[\[-1, 3, 1\]"):
+        forward(*left_pad([[3, 1], [4, 1, 5]], pad_id=-1), pos, *params)  # a pad id of -1
+    with pytest.raises(ValueError, match=r"pos must be >= 0, got \[\[-1, 0, 1\], \[0, 1, 2\]\]"):
+        forward(ids, keep, (keep.long().cumsum(-1) - 1), *params)  # positions not clamped at 0
+
+
 @SETTINGS
 @given(st.integers(2, 9), st.data())
 def test_garbage_in_masked_cache_slots_poisons_sdpa(capacity, data):

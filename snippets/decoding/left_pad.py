@@ -19,6 +19,8 @@ def position_ids(keep):
 
 def forward(ids, keep, pos, tok, place, w_q, w_k, w_v):
     """One attention layer on token + learned position embeddings; padding + causal."""
+    if ids.min() < 0: raise ValueError(f"ids must be >= 0, got {ids.tolist()}")
+    if pos.min() < 0: raise ValueError(f"pos must be >= 0, got {pos.tolist()}")
     x, L = tok[ids] + place[pos], ids.shape[1]  # x: (B, L, d_model)
     mask = keep[:, None, :] & torch.ones(L, L, dtype=torch.bool).tril()  # (B, L_Q, L_K)
     return F.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, attn_mask=mask)
@@ -26,10 +28,8 @@ def forward(ids, keep, pos, tok, place, w_q, w_k, w_v):
 # --- demo: three prompts in one left-padded batch, against each prompt alone ---
 g = torch.Generator().manual_seed(0)  # 10 tokens, 8 places, W_Q, W_K, W_V, d_model 6
 params = [torch.randn(n, 6, generator=g) / 6**0.5 for n in (10, 8, 6, 6, 6)]
-prompts = [[3, 1], [4, 1, 5, 9, 2], [6, 5, 3]]
-ids, keep = left_pad(prompts)
-alone = [forward(torch.tensor([p]), torch.ones(1, len(p), dtype=torch.bool),
-                 torch.arange(len(p))[None], *params)[0] for p in prompts]
+ids, keep = left_pad(prompts := [[3, 1], [4, 1, 5, 9, 2], [6, 5, 3]])
+alone = [forward(*left_pad([p]), torch.arange(len(p)), *params)[0] for p in prompts]
 gaps = {}  # per prompt: largest difference from running it alone, over its tokens
 starts = {"no_reset": torch.arange(5).expand(3, 5), "reset": position_ids(keep)}
 for name, pos in starts.items():
