@@ -218,11 +218,24 @@ _q, _k, _v = torch.ones(2, 3, 4), torch.ones(2, 5, 4), torch.ones(2, 5, 6)
         # (B, 1, 1, L_K) against scores with no head axis would broadcast to (B, B, L_Q, L_K)
         ((_q, _k, _v, torch.ones(2, 1, 1, 5, dtype=torch.bool)), {}, ValueError, r"mask \(2, 1, 1, 5\) does not broadcast .* \(2, 3, 5\)"),
         ((_q, _k, _v), {"dropout_p": 1.5, "training": True}, ValueError, r"dropout probability has to be between 0 and 1"),
+        # keep.float(): 1 = take part, 0 = hidden, but a float mask is added to the scores (issue 35)
+        ((_q, _k, _v, torch.tensor([1.0, 1, 0, 1, 0])), {}, TypeError, r"got torch\.float32 of only 0s and 1s: pass keep, not keep\.float\(\)"),
+        ((_q, _k, _v, torch.ones(2, 3, 5)), {}, TypeError, r"of only 0s and 1s"),
+        ((_q, _k, _v, torch.tensor([1.0, -0.0, 0, 1, 0])), {}, TypeError, r"of only 0s and 1s"),
     ],
 )
 def test_attention_rejects_bad_input(args, kwargs, error, match):
     with pytest.raises(error, match=match):
         attention(*args, **kwargs)
+
+
+@pytest.mark.parametrize("values", [[0.0] * 5, [0, 0, float("-inf"), 0, float("-inf")], [1.0, 0, 0.5, 1, 0], [2.0, 1, 0, 1, 0]])
+def test_attention_adds_float_masks_that_are_not_a_keep_mask(values):
+    # All zeros adds nothing; 0 and -inf is the additive form; other values are a bias, added.
+    mask = torch.tensor(values)
+    g = torch.Generator().manual_seed(0)
+    q, k, v = torch.randn(2, 3, 4, generator=g), torch.randn(2, 5, 4, generator=g), torch.randn(2, 5, 6, generator=g)
+    torch.testing.assert_close(attention(q, k, v, mask)[0], SDPA(q, k, v, attn_mask=mask), **TOL[torch.float32])
 
 
 # multi-head ------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 import torch
 import torch.nn.functional as F
 
-
 def attention(q, k, v, mask=None, *, causal=False, dropout_p=0.0, training=False,
               scale=None):
     """q (..., L_Q, d_k), k (..., L_K, d_k), v (..., L_K, d_v) -> (output, weights)."""
@@ -16,9 +15,11 @@ def attention(q, k, v, mask=None, *, causal=False, dropout_p=0.0, training=False
     if causal:  # top-left aligned like SDPA's is_causal: query i sees keys 0..i
         s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), -torch.inf)
     if mask is not None:  # broadcast to (..., L_Q, L_K); bool: True = take part
-        if mask.dtype not in (torch.bool, q.dtype):
+        ones = mask.dtype == q.dtype and mask.unique().tolist() in ([1.0], [0.0, 1.0])
+        if mask.dtype not in (torch.bool, q.dtype) or ones:  # ones: keep.float()
             raise TypeError(f"mask must be bool (True = take part) or {q.dtype} (added "
-                            f"to the scores), got {mask.dtype}")
+                            f"to the scores), got {mask.dtype}"
+                            + " of only 0s and 1s: pass keep, not keep.float()" * ones)
         if mask.dim() > s.dim() or any(a not in (1, b) for a, b in
                                        zip(mask.shape[::-1], s.shape[::-1])):
             raise ValueError(f"mask {tuple(mask.shape)} does not broadcast to the "
@@ -28,7 +29,6 @@ def attention(q, k, v, mask=None, *, causal=False, dropout_p=0.0, training=False
     weights = torch.softmax(s.masked_fill(empty, 0), dim=-1).masked_fill(empty, 0)
     weights = F.dropout(weights, dropout_p, training)  # what the output is made of
     return weights @ v, weights
-
 
 # --- demo: bad calls, each refused with a message that says what is wrong ---
 q, k, v, keep = torch.ones(3, 4), torch.ones(5, 4), torch.ones(5, 6), torch.ones(5) > 0
