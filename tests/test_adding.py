@@ -152,3 +152,36 @@ def test_mask_that_does_not_broadcast_is_a_value_error_naming_both_shapes(scores
     expected = rf"keep-mask shape {tuple(keep_shape)} does not broadcast to scores shape {tuple(scores_shape)}"
     with pytest.raises(ValueError, match=expected.replace("(", r"\(").replace(")", r"\)")):
         apply_mask(torch.zeros(scores_shape), keep)
+
+
+# adding/fused.py: sdpa_with -------------------------------------------------------------------
+
+sdpa_with = project.function("adding/fused.py", "sdpa_with")
+
+
+def _qkv():
+    g = torch.Generator().manual_seed(0)
+    return [torch.randn(1, 2, 5, 4, generator=g) for _ in range(3)]
+
+
+@pytest.mark.parametrize("ones", [KEEP.float(), KEEP.double(), torch.ones(5), torch.tensor([1.0, -0.0, 1, 0, 1])])
+def test_sdpa_with_refuses_a_keep_mask_cast_to_float(ones):
+    # SDPA adds a float mask to the scores: keep.float() would add 1 to the kept keys, hide nothing.
+    from torch.nn.attention import SDPBackend
+
+    q, k, v = (t.to(ones.dtype) for t in _qkv())
+    with pytest.raises(TypeError, match=rf"mask of only 0s and 1s \({ones.dtype}\) .* not keep\.float\(\)"):
+        sdpa_with(SDPBackend.MATH, q, k, v, ones)
+
+
+@pytest.mark.parametrize("kind", ["bool", "0 and -inf", "zeros", "bias", "none"])
+def test_sdpa_with_runs_bool_additive_and_no_masks(kind):
+    from torch.nn.attention import SDPBackend
+
+    q, k, v = _qkv()
+    keep = KEEP.expand(5, 5)
+    mask = {"bool": keep, "0 and -inf": torch.zeros(5, 5).masked_fill(~keep, -torch.inf), "zeros": torch.zeros(5, 5),
+            "bias": torch.tensor([1.0, 0.5, 0, 1, 0]).expand(5, 5), "none": None}[kind]
+    added = {"bool": torch.zeros(5, 5).masked_fill(~keep, -torch.inf), "none": 0}.get(kind, mask)
+    expected = torch.softmax(q @ k.transpose(-2, -1) / 2 + added, dim=-1) @ v  # d_k = 4
+    torch.testing.assert_close(sdpa_with(SDPBackend.MATH, q, k, v, mask), expected)

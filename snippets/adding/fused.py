@@ -4,6 +4,10 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 
 def sdpa_with(backend, q, k, v, mask):  # SDPA allowed to use only this kernel
+    if mask is not None and mask.is_floating_point():  # a float mask is added
+        if mask.unique().tolist() in ([1.0], [0.0, 1.0]):  # keep.float(): hides nothing
+            raise TypeError(f"mask of only 0s and 1s ({mask.dtype}) would be added to "
+                            "the scores: pass keep itself, not keep.float()")
     with sdpa_kernel(backend):
         return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
 
