@@ -1,6 +1,9 @@
 """Properties of the causal chapter's attention function, for shapes the page does not show."""
 
+import re
+
 import project
+import pytest
 import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
@@ -30,3 +33,11 @@ def test_one_pass_equals_prefix_passes_and_pytorch(T, d, seed):
         alone = attention(q[: t + 1], k[: t + 1], v[: t + 1], causal=False)[-1]
         torch.testing.assert_close(once[t], alone)
     torch.testing.assert_close(once, F.scaled_dot_product_attention(q, k, v, is_causal=True))
+
+
+@pytest.mark.parametrize("causal", ["False", "True", "", 0, 1, None, torch.tensor(False)])
+def test_attention_refuses_a_causal_that_is_not_a_bool(causal):
+    # `if causal:` reads the string "False" as true and would apply the mask.
+    q = k = v = torch.ones(3, 4)
+    with pytest.raises(TypeError, match=rf"causal must be True or False, got {re.escape(repr(causal))}"):
+        attention(q, k, v, causal=causal)

@@ -2,6 +2,8 @@ import torch
 
 
 def attention(q, k, v, causal):
+    if not isinstance(causal, bool):  # "False" or a tensor would be read as truthy
+        raise TypeError(f"causal must be True or False, got {causal!r}")
     scores = q @ k.T / q.shape[-1] ** 0.5
     if causal:
         mask = torch.tril(torch.ones(len(q), len(k)))
