@@ -181,3 +181,22 @@ def test_conventions_table_shows_the_line_that_ran():
     for shown, zero in ns["zero_if"].items():
         assert torch.equal(eval(shown, scope), zero), shown  # noqa: S307
     assert set(ns["zeroed"]) == set(ns["zero_if"])
+
+
+# padding/fixes.py: attend ---------------------------------------------------------------------
+
+attend_fixes = project.function("padding/fixes.py", "attend")
+
+
+@pytest.mark.parametrize("additive", [False, True])
+@pytest.mark.parametrize("fill", [float("nan"), float("inf"), 0.0, 1e9, torch.tensor(float("nan"))])
+def test_fixes_attend_refuses_a_fill_that_does_not_hide(fill, additive):
+    # nan gives nan weights; 0 or more lets the hidden keys take part (or take all the weight).
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(3, 4, generator=g) for _ in range(3))
+    keep = torch.tensor([[True, True, False], [True, False, False], [True, True, True]])
+    with pytest.raises(ValueError, match=rf"fill must be -inf or a negative number, got {float(fill)}"):
+        attend_fixes(q, k, v, keep, fill, additive)
+    for good in (float("-inf"), torch.finfo(torch.float32).min, -1e4):  # the hidden keys get weight 0
+        weights = attend_fixes(q, k, torch.eye(3), keep, good, additive)
+        assert torch.equal(weights[~keep], torch.zeros(int((~keep).sum())))

@@ -1,8 +1,9 @@
 import torch
 import torch.nn.functional as F
 
-
 def attend(q, k, v, keep, fill, additive=False, weigh=torch.softmax):  # True = attend
+    if not fill < 0:  # nan, 0 or more: the hidden keys would take part, or give nan
+        raise ValueError(f"fill must be -inf or a negative number, got {fill}")
     s = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     hidden = torch.zeros_like(s).masked_fill(~keep, fill)  # M: fill where hidden
     s = s + hidden if additive else s.masked_fill(~keep, fill)  # add M, or replace
@@ -14,7 +15,6 @@ def nan_to_num(s, dim):  # softmax, then every nan -> 0
 def double_where(s, dim):  # rows with no key: scores 0 before softmax, weights 0 after
     empty = torch.isneginf(s).all(dim=dim, keepdim=True)
     return torch.where(empty, 0.0, torch.softmax(torch.where(empty, 0.0, s), dim=dim))
-
 
 # --- demo ---
 q0, k0, v0 = torch.randn(3, 3, 4, generator=torch.Generator().manual_seed(0))  # L=3,d=4
