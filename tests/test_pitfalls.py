@@ -2,6 +2,7 @@
 each pitfall is not an accident of the one example the page prints."""
 
 import math
+import re
 
 import project
 import pytest
@@ -115,3 +116,28 @@ def test_padded_attention_refuses_a_mask_of_another_length():
     x, weights = torch.randn(1, 3, 2), torch.randn(3, 2, 2)
     with pytest.raises(RuntimeError, match="must match"):
         attend_padded(x, torch.tensor([[True, True, True, False]]), *weights)
+
+
+# pitfalls/forgot_scaling.py: attend ------------------------------------------------------------
+
+attend_scaled = project.function("pitfalls/forgot_scaling.py", "attend")
+
+
+@settings(max_examples=20, deadline=None)
+@given(L=st.integers(1, 6), d=st.integers(1, 8), seed=seeds, divisor=st.floats(0.01, 100))
+def test_forgot_scaling_attend_is_softmax_of_the_divided_scores(L, d, seed, divisor):
+    g = torch.Generator().manual_seed(seed)
+    q, k, v, grad = (torch.randn(L, d, generator=g, dtype=torch.float64) for _ in range(4))
+    w, push = attend_scaled(q, k, v, grad, divisor)
+    torch.testing.assert_close(w, torch.softmax(q @ k.T / divisor, dim=-1))
+    assert push.shape == (L,) and bool((push >= 0).all()) and not q.requires_grad  # q itself untouched
+
+
+@pytest.mark.parametrize(("divisor", "got"), [(0.0, "0.0"), (0, "0"), (-1.0, "-1.0"), (-(32**0.5), "-5.656854"),
+                                             (float("nan"), "nan"), (float("inf"), "inf"), (torch.tensor(0.0), "0.0")])
+def test_forgot_scaling_attend_refuses_a_divisor_that_is_not_positive_and_finite(divisor, got):
+    # 0 gives inf / nan scores, a negative divisor turns the order of the keys upside down,
+    # inf makes every weight equal.
+    q = k = v = grad = torch.ones(2, 4)
+    with pytest.raises(ValueError, match=rf"divisor must be a positive finite number, got {re.escape(got)}"):
+        attend_scaled(q, k, v, grad, divisor)

@@ -3,6 +3,8 @@ import torch
 
 def attend(q, k, v, grad_out, divisor):
     """Weights softmax(q k^T / divisor), and the gradient's norm on each query row."""
+    if not 0 < divisor < float("inf"):  # 0/nan: nan weights, < 0: flips, inf: uniform
+        raise ValueError(f"divisor must be a positive finite number, got {divisor}")
     q = q.clone().requires_grad_()
     w = torch.softmax(q @ k.transpose(-2, -1) / divisor, dim=-1)
     (w @ v).backward(grad_out)
