@@ -108,3 +108,41 @@ def test_split_heads_is_a_lossless_reshape():
     assert heads.shape == (dk["batch"], dk["heads"], dk["length"], dk["d_k"])
     assert torch.equal(heads.transpose(1, 2).reshape(x.shape), x)
     assert torch.equal(heads[:, 1], x[..., dk["d_k"] : 2 * dk["d_k"]])  # head 1 = 2nd slice of 64
+
+
+# scaling/correlated.py: typical_score ----------------------------------------------------------
+
+typical_score = project.function("scaling/correlated.py", "typical_score")
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(2, 50), d=st.integers(1, 64), seed=seeds, divisor=st.floats(0.1, 100))
+def test_typical_score_is_the_mean_and_std_of_the_row_dot_products(n, d, seed, divisor):
+    g = torch.Generator().manual_seed(seed)
+    q, k = (torch.randn(n, d, generator=g, dtype=torch.float64) for _ in range(2))
+    s = torch.einsum("nd,nd->n", q, k) / divisor
+    mean, std = typical_score(q, k, divisor)
+    assert math.isclose(mean, s.mean().item(), rel_tol=1e-9, abs_tol=1e-12)
+    assert math.isclose(std, s.std().item(), rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("q", "k", "divisor", "error", "match"),
+    [
+        (torch.ones(4, 3, dtype=torch.int8), torch.ones(4, 3, dtype=torch.int8), 1.0, TypeError,
+         r"q and k must be float tensors, got torch\.int8 and torch\.int8"),  # 100 * 100 wraps in int8
+        (torch.ones(4, 3), torch.ones(4, 3, dtype=torch.bool), 1.0, TypeError, r"got torch\.float32 and torch\.bool"),
+        (torch.ones(4, 3), torch.ones(4, 3), 0.0, ValueError, r"divisor must be a positive finite number, got 0\.0"),
+        (torch.ones(4, 3), torch.ones(4, 3), -8.0, ValueError, r"positive finite number, got -8\.0"),
+        (torch.ones(4, 3), torch.ones(4, 3), float("nan"), ValueError, r"positive finite number, got nan"),
+        (torch.ones(4, 3), torch.ones(4, 3), float("inf"), ValueError, r"positive finite number, got inf"),
+        (torch.ones(1, 3), torch.ones(1, 3), 1.0, ValueError, r"want two or more rows \(q_i, k_i\) for a std, got 1"),
+        (torch.ones(3), torch.ones(3), 1.0, ValueError, r"two or more rows .* got 1"),  # one pair, not rows
+        (torch.full((4, 4096), 20.0, dtype=torch.float16), torch.full((4, 4096), 20.0, dtype=torch.float16), 64.0,
+         ValueError, r"not finite in torch\.float16: nan in q or k, or a dtype too narrow"),  # the sum overflows
+        (torch.tensor([[1.0, float("nan")], [1.0, 2.0]]), torch.ones(2, 2), 1.0, ValueError, r"not finite in torch\.float32"),
+    ],
+)
+def test_typical_score_refuses_what_gives_nan_or_meaningless_numbers(q, k, divisor, error, match):
+    with pytest.raises(error, match=match):
+        typical_score(q, k, divisor)

@@ -2,7 +2,16 @@ import torch
 
 
 def typical_score(q, k, divisor):  # (mean, std) of q_i . k_i / divisor over the rows
+    if not (q.is_floating_point() and k.is_floating_point()):  # int8 products wrap
+        raise TypeError(f"q and k must be float tensors, got {q.dtype} and {k.dtype}")
+    if not 0 < divisor < float("inf"):
+        raise ValueError(f"divisor must be a positive finite number, got {divisor}")
     s = (q * k).sum(dim=-1) / divisor
+    if s.numel() < 2:
+        raise ValueError(f"want two or more rows (q_i, k_i) for a std, got {s.numel()}")
+    if not s.isfinite().all():
+        raise ValueError(f"q_i . k_i / divisor is not finite in {s.dtype}: nan in q "
+                         "or k, or a dtype too narrow for the sums (float16?)")
     return s.mean().item(), s.std().item()
 
 
