@@ -11,12 +11,14 @@ the test loads the next page in a second tab: the two cores work at once.
 """
 
 import io
+import json
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
 
 import pytest
 from PIL import Image
 from handbook.editions import WORDS
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 from website import CHROMIUM, CHROMIUM_FLAGS, HANG_S, ROOT, pages, serve
 
@@ -123,10 +125,13 @@ CHECK_PHONE = """() => {
 # One visit, in the page: every folded answer opened (its figures, formulas and colours are checked
 # too), the page checks, then Material's palette toggle clicked if the page opened in the other
 # palette than the one asked for, and axe run. Started with setTimeout, so `evaluate` returns at once and the test drives
-# the other tab meanwhile; the result waits in window.visit, and window.stage says how far it got.
-VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeout(go)).then(async () => {
+# the other tab meanwhile; the result waits in window.visitResult, and each stage is logged (console
+# .debug), so a page that hangs or crashes still says how far it got.
+VISIT = """([tex, tags, wanted]) => { window.visitResult = null;
+ const stage = name => console.debug(`visit stage: ${name}`);
+ new Promise(go => setTimeout(go)).then(async () => {
   const problems = [], runs = [];
-  window.stage = 'images';
+  stage('images');
   document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
   for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
     img.scrollIntoView({block: 'center'});  // figures load lazily, as the reader scrolls
@@ -134,7 +139,7 @@ VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeou
     const alt = (img.getAttribute('alt') || '').trim();
     if (!loaded || !alt) problems.push(`image ${i} loaded=${loaded} alt=${JSON.stringify(alt)}`);
   }
-  window.stage = 'checks';
+  stage('checks');
   const prose = document.querySelector('article').cloneNode(true);
   prose.querySelectorAll('pre, code').forEach(e => e.remove());
   tex.filter(t => prose.textContent.includes(t)).forEach(t => problems.push(`raw TeX ${t} left on the page`));
@@ -145,7 +150,7 @@ VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeou
   if (blocks !== buttons) problems.push(`${blocks} code blocks but ${buttons} copy buttons`);
   const nodes = document.getElementsByTagName('*').length;
   const opened = document.body.getAttribute('data-md-color-scheme');
-  window.stage = `palette ${wanted}`;
+  stage(`palette ${wanted}`);
   if (opened !== wanted) {  // the other palette, switched as a reader switches it: wait for the switch
     const switched = new Promise(go => new MutationObserver((_, observer) => {
       if (document.body.getAttribute('data-md-color-scheme') !== opened) { observer.disconnect(); go(); }
@@ -157,12 +162,14 @@ VISIT = """([tex, tags, wanted]) => { window.visit = new Promise(go => setTimeou
   // scrolls becomes focusable once laid out) run between frames
   await new Promise(go => requestAnimationFrame(() => setTimeout(go)));
   const scheme = document.body.getAttribute('data-md-color-scheme');
-  window.stage = `axe in ${scheme}`;
+  stage(`axe in ${scheme}`);
   const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
   const violations = result.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => ({
     target: n.target.join(' '), message: (n.any[0] || n.all[0] || n.none[0] || {}).message || ''}))}));
   return {problems, scheme, violations, nodes};
-}) }"""
+}).then(result => { window.visitResult = result; },
+        error => { window.visitResult = {problems: [`the visit failed: ${error}`], scheme: null, violations: [], nodes: 0}; })
+}"""
 
 
 @dataclass
@@ -174,7 +181,9 @@ class Visits:
     schemes: dict[str, str] = field(default_factory=dict)  # page -> the palette axe ran in
     requests: dict[str, list[str]] = field(default_factory=dict)  # page -> every URL it requested
     nodes: dict[str, int] = field(default_factory=dict)  # page -> its elements, answers unfolded
-    current: dict = field(default_factory=dict)  # tab -> the page it is visiting
+    base: str = ""  # the URL the pages were served at
+    current: dict = field(default_factory=dict)  # tab -> the page it is visiting (not kept)
+    stage: dict = field(default_factory=dict)  # tab -> the last stage its visit logged (not kept)
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +224,7 @@ def watch(page, problems: list[str]) -> None:
     page.on("pageerror", lambda e: problems.append(f"{page.url}: script error: {e}"))
     page.on("requestfailed", lambda r: problems.append(f"{page.url}: failed: {r.url}"))
     page.on("response", lambda r: r.status >= 400 and problems.append(f"{page.url}: {r.status} {r.url}"))
+    page.on("crash", lambda _: problems.append(f"{page.url}: the page crashed"))
 
 
 def open_page(browser, url, problems, scheme="light"):
@@ -250,10 +260,13 @@ def visit(tab, base: str, path: str, found: Visits, wanted: str):
     yield
     # A visit takes 0.5-3 s on a quiet machine; one that has not ended after HANG_S never will:
     # say at which stage it hung (an image that never decoded, a palette that never switched).
-    result = tab.evaluate("""(ms) => Promise.race([window.visit, new Promise(go => setTimeout(
-      () => go({stopped: window.stage}), ms))])""", HANG_S * 1000)
-    if "stopped" in result:
-        found.problems.append(f"{url}: the visit hung at {result['stopped']!r} ({HANG_S} s)")
+    # Playwright enforces this limit itself, so it holds even if the page crashed (an evaluate
+    # that waits in the page would wait for ever then).
+    try:
+        result = tab.wait_for_function("() => window.visitResult", polling=100, timeout=HANG_S * 1000).json_value()
+    except PlaywrightError as error:
+        found.problems.append(f"{url}: the visit never finished, last stage {found.stage.get(tab)!r}: "
+                              f"{str(error).splitlines()[0]}")
         return
     found.problems += [f"{url}: {problem}" for problem in result["problems"]]
     found.schemes[path] = scheme = result["scheme"]
@@ -270,15 +283,33 @@ def visit(tab, base: str, path: str, found: Visits, wanted: str):
 
 
 @pytest.fixture(scope="module")
-def visits(site, base, browser) -> Visits:
-    """Every page visited once, two tabs taking turns: while one tab's page works, the other loads."""
-    found = Visits()
+def visits(site, base, browser, testrun_uid) -> Visits:
+    """Every page visited once a run: the first test process to ask visits them, the others wait
+    for its findings and read them (xdist spreads this module's tests over the workers, and each
+    visited every page: minutes of two cores done twice)."""
+    from filelock import FileLock
+
+    saved = site.parent / f"visits.{testrun_uid}.json"
+    with FileLock(str(site.parent / "visits.lock")):
+        if saved.is_file():
+            return Visits(**json.loads(saved.read_text(encoding="utf-8")))
+        found = visit_all(site, base, browser)
+        kept = {k: v for k, v in vars(found).items() if k not in ("current", "stage")}
+        saved.write_text(json.dumps(kept), encoding="utf-8")
+    return found
+
+
+def visit_all(site, base, browser) -> Visits:
+    """Every page, two tabs taking turns: while one tab's page works, the other loads."""
+    found = Visits(base=base)
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(path=str(AXE))  # on every page, before the page's own scripts
     tabs = [context.new_page() for _ in range(2)]
     for tab in tabs:
         watch(tab, found.problems)
         tab.on("request", lambda request, tab=tab: found.requests.setdefault(found.current[tab], []).append(request.url))
+        tab.on("console", lambda m, tab=tab: m.text.startswith("visit stage: ")
+               and found.stage.__setitem__(tab, m.text.removeprefix("visit stage: ")))
     todo, running = pages(site), {}
     korean = [p for p in todo if not p.startswith("en/")]
     while todo or running:
@@ -324,8 +355,8 @@ REQUESTS = 25  # softmax/: 20 (the page, its styles, scripts, search index and f
 NODES = 9200  # apis/: 7394
 
 
-def test_every_page_requests_only_its_own_site_and_stays_within_its_budgets(visits, base):
-    host = urlsplit(base).netloc
+def test_every_page_requests_only_its_own_site_and_stays_within_its_budgets(visits):
+    host = urlsplit(visits.base).netloc
     assert len(visits.requests) == len(visits.schemes), "a page made no request at all"
     foreign = [f"/{p}: {u}" for p, urls in visits.requests.items() for u in urls
                if not u.startswith("data:") and urlsplit(u).netloc != host]
