@@ -29,7 +29,7 @@ test: $(BIN)/.installed node_modules/.installed chromium
 # browser, Lighthouse, each snippet as its own process, nor the runs under other CPU kernels.
 # By file: the claims (one file, most of the snippets) run in one worker, so each snippet runs once
 # (105 s against 133 s by test, measured in one session on a busy two-core machine; on a quiet
-# one, about 80 s against a cold make build's 93 s).
+# one, 85 s against a cold make build's 93 s).
 check: $(BIN)/.installed
 	$(BIN)/pytest -n auto --dist loadfile -m "not (site or build or browser or audit or standalone or kernels)"
 
