@@ -47,22 +47,28 @@ def prose_lines(text: str, file: str, problems: list[str] | None = None) -> Iter
                         "would be hidden from every check")
 
 
+def _spans(text: str, file: str, pattern: re.Pattern, attribute: str, want: str, problems: list[str]):
+    """(line number, match) for each span of ``pattern`` in the prose; a line where ``attribute``
+    appears more often than the pattern matches has a malformed span, added to ``problems``."""
+    for number, line in prose_lines(text, file):
+        spans = list(pattern.finditer(line))
+        if line.count(attribute) != len(spans):
+            problems.append(f"{file}:{number}: malformed {attribute.removeprefix('data-')} (want {want})")
+        yield from ((number, m) for m in spans)
+
+
 def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
     """Every claim in one page; a malformed one is added to ``problems`` and reading goes on."""
     found = []
-    for number, line in prose_lines(text, file):
-        spans = list(CLAIM.finditer(line))
-        if line.count("data-claim") != len(spans):
-            problems.append(f'{file}:{number}: malformed claim (want `literal`{{ data-claim="snippet.py: expr" }})')
-        for m in spans:
-            snippet, sep, expr = m["target"].partition(": ")
-            if not sep or not snippet.endswith(".py") or not expr.strip():
-                problems.append(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"')
-            elif _emphasis(expr):  # Markdown would read it as bold or italic and break the span
-                problems.append(f"{file}:{number}: claim expression {expr!r} has __, or * touching a "
-                                "name: write x ** 0.5 with spaces, or name the value in the snippet")
-            else:
-                found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip()))
+    for number, m in _spans(text, file, CLAIM, "data-claim", '`literal`{ data-claim="snippet.py: expr" }', problems):
+        snippet, sep, expr = m["target"].partition(": ")
+        if not sep or not snippet.endswith(".py") or not expr.strip():
+            problems.append(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"')
+        elif _emphasis(expr):  # Markdown would read it as bold or italic and break the span
+            problems.append(f"{file}:{number}: claim expression {expr!r} has __, or * touching a "
+                            "name: write x ** 0.5 with spaces, or name the value in the snippet")
+        else:
+            found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip()))
     return found
 
 
@@ -70,21 +76,17 @@ def read_quotes(text: str, file: str, problems: list[str]) -> list[Quote]:
     """Every quote of library source in one page (see handbook/quotes.py); a malformed one is added
     to ``problems`` and reading goes on."""
     found = []
-    for number, line in prose_lines(text, file):
-        spans = list(QUOTE.finditer(line))
-        if line.count("data-quote") != len(spans):
-            problems.append(f'{file}:{number}: malformed quote (want `code`{{ data-quote="module.name: passage" }})')
-        for m in spans:
-            try:
-                name, passage = parse_target(m["target"])
-            except QuoteError as error:
-                problems.append(f"{file}:{number}: {error}")
-                continue
-            if _emphasis(f"{name}: {passage}"):
-                problems.append(f"{file}:{number}: quote target {m['target']!r} has __, or * touching a word: "
-                                "Markdown would read it as emphasis; name the class, or quote a piece around it")
-            else:
-                found.append(Quote(file, number, m["literal"], name, passage))
+    for number, m in _spans(text, file, QUOTE, "data-quote", '`code`{ data-quote="module.name: passage" }', problems):
+        try:
+            name, passage = parse_target(m["target"])
+        except QuoteError as error:
+            problems.append(f"{file}:{number}: {error}")
+            continue
+        if _emphasis(f"{name}: {passage}"):
+            problems.append(f"{file}:{number}: quote target {m['target']!r} has __, or * touching a word: "
+                            "Markdown would read it as emphasis; name the class, or quote a piece around it")
+        else:
+            found.append(Quote(file, number, m["literal"], name, passage))
     return found
 
 
