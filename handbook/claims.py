@@ -14,7 +14,15 @@ and compares it with the literal *as written*:
 * ``True``, ``False`` and quoted strings match exactly; a list or tuple matches element by element,
   and a single number or bound against a tensor must hold for every element of it.
 
-The expression must read a name the snippet defined: a constant proves nothing.
+A number the prose spells out is a claim too, in plain text (handbook/words.py reads the words):
+
+    키 <span data-claim="scaling/dk_frames.py: len(keys)">여덟</span> 개
+
+In a lab's text, ``lab: expr`` names the lab itself: the expression is evaluated in the lab's kernel
+right after the code cell that follows the text cell (handbook/labs.py), so an answer is checked
+against the cell that checks it.
+
+The expression must read a name the snippet (or the lab) defined: a constant proves nothing.
 """
 
 from __future__ import annotations
@@ -25,10 +33,31 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from . import words
 from .render import plain
 from .snippets import Runner, SnippetError
 
 CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
+WORD_CLAIM = re.compile(r'<span data-claim="(?P<target>[^"\n]*)">(?P<literal>[^<>\n]+)</span>')
+LAB = "lab"  # the target that names the lab a claim is written in, not a snippet
+
+
+class LabValues:
+    """What a lab's ``lab: expr`` claims read, by (line of the claim, expression): filled from a
+    lab's executed notebook (handbook/labs.py). A ``Runner`` answers every other claim."""
+
+    def __init__(self, values: dict[tuple[int, str], tuple[str, Any]]) -> None:
+        self.values = values
+
+    def value(self, line: int, expr: str) -> Any:
+        kind, result = self.values.get((line, expr), ("missing", None))
+        if kind == "value":
+            return result
+        if kind == "constant":
+            raise SnippetError("the expression reads no name the lab defines")
+        if kind == "error":
+            raise SnippetError(f"the lab cannot evaluate {expr!r}: {result}")
+        raise SnippetError(f"the lab never evaluated {expr!r} (a claim with no code cell after its text)")
 
 
 @dataclass(frozen=True)
@@ -38,28 +67,68 @@ class Claim:
     literal: str
     snippet: str
     expr: str
+    form: str = "code"  # "code": `literal`{ data-claim }; "words": <span data-claim>literal</span>
 
     @property
     def where(self) -> str:
         return f"{self.file}:{self.line}"
 
-    def check(self, runner: Runner) -> str | None:
-        """None when the claim holds, else a message naming file, line and both values."""
+    def expected(self) -> Any:
+        """The literal as ``parse_literal`` reads it; a word claim as the exact number it spells."""
+        if self.form == "words":
+            number = words.value(self.literal)
+            return Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number))
+        return parse_literal(self.literal)
+
+    def check(self, runner: Runner, lab: LabValues | None = None) -> str | None:
+        """None when the claim holds, else a message naming file, line and both values. A
+        ``lab:`` claim reads ``lab``: without it (no executed lab), the claim cannot be checked."""
         head = f"{self.where}: claim `{self.literal}` ({self.snippet}: {self.expr})"
         try:
-            expected = parse_literal(self.literal)
+            expected = self.expected()
         except ValueError as error:
             return f"{head} cannot be checked: {error}"
         try:
-            run = runner.run(self.snippet)
-            if not _reads_the_snippet(self.expr, run.namespace):
-                return f"{head} cannot be checked: the expression reads no name the snippet defines"
-            actual = plain(run.value(self.expr))
+            if self.snippet == LAB:
+                if lab is None:
+                    return f"{head} cannot be checked: it names the lab, and no executed lab was given"
+                actual = plain(lab.value(self.line, self.expr))
+            else:
+                run = runner.run(self.snippet)
+                if unknown := _unknown_name(self.expr, run.namespace):
+                    return f"{head} cannot be checked: {unknown}"
+                if not _reads_the_snippet(self.expr, run.namespace):
+                    return f"{head} cannot be checked: the expression reads no name the snippet defines"
+                actual = plain(run.value(self.expr))
         except SnippetError as error:
             return f"{head} cannot be checked: {error}"
         if matches(expected, actual):
             return None
-        return f"{head} does not hold: the prose says {self.literal}, the snippet gives {show(actual)}"
+        source = "the lab" if self.snippet == LAB else "the snippet"
+        return f"{head} does not hold: the prose says {self.literal}, {source} gives {show(actual)}"
+
+
+def _unknown_name(expr: str, namespace: dict[str, Any]) -> str | None:
+    """What is wrong with a name the expression reads that neither the snippet nor Python defines
+    (a misspelling, most often), with the snippet's nearest names; None when every name is known."""
+    import builtins
+    import difflib
+
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return None  # evaluating it reports the syntax error
+    bound = {n.id for node in ast.walk(tree) if isinstance(node, ast.comprehension)
+             for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+    bound |= {a.arg for node in ast.walk(tree) if isinstance(node, ast.Lambda) for a in node.args.args}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id not in namespace and node.id not in bound \
+                and not hasattr(builtins, node.id):
+            own = [k for k in namespace if not k.startswith("__")]
+            near = difflib.get_close_matches(node.id, own, n=3)
+            hint = f"; did you mean {', '.join(near)}?" if near else ""
+            return f"the snippet defines no name {node.id!r}{hint}"
+    return None
 
 
 def _reads_the_snippet(expr: str, namespace: dict[str, Any]) -> bool:

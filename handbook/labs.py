@@ -9,6 +9,7 @@ import atexit
 import functools
 import hashlib
 import importlib.metadata
+import json
 import os
 import platform
 import re
@@ -21,7 +22,7 @@ from typing import Any
 
 import nbformat
 
-from .claims import CLAIM
+from .claims import CLAIM, LAB, WORD_CLAIM, LabValues
 from .quotes import QUOTE
 
 SNIPPET_CELL = re.compile(r"# snippet: (\S+\.py)")
@@ -62,6 +63,7 @@ def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = 
             cell.source = (snippets / resolve(m[1])).read_text(encoding="utf-8").rstrip()
         elif cell.cell_type == "markdown" and download:
             cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
+            cell.source = WORD_CLAIM.sub(lambda c: c["literal"], cell.source)
             cell.source = QUOTE.sub(lambda c: f"`{c['literal']}`", cell.source)
             cell.source = re.sub(r"\]\(\.\./([\w/-]+)\.md(#[\w-]+)?\)",
                                  lambda l: f"]({site_url or '../../'}{l[1]}/{l[2] or ''})", cell.source)
@@ -109,6 +111,73 @@ def _distributions() -> list[str]:
     return sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions(path=installed))
 
 
+def lab_claims(source: Path) -> list[tuple[int, int, str]]:
+    """(line, code cell, expression) of each ``lab: expr`` claim in a lab source: the code cell is
+    the first one after the claim's text (0 for the source's first code cell)."""
+    from .prose import read_claims
+
+    lines = source.read_text(encoding="utf-8").split("\n")
+    starts = [n for n, line in enumerate(lines, 1) if line.startswith("# %%") and "[markdown]" not in line]
+    problems: list[str] = []
+    found = []
+    for claim in read_claims(prose(source), str(source), problems):
+        if claim.snippet == LAB:
+            cell = next((i for i, start in enumerate(starts) if start > claim.line), None)
+            if cell is None:
+                raise LabError(f"{claim.where}: a lab claim with no code cell after its text to evaluate it in")
+            found.append((claim.line, cell, claim.expr))
+    return found
+
+
+# Evaluates a text cell's lab claims in the kernel, right after the code cell that follows it: each
+# expression's value (handbook.render.plain), or that it reads no name the lab defined, or the error.
+# The cell prints one JSON line; execute() takes it out of the notebook and keeps what it printed.
+_EVALUATE = """\
+def _handbook_claims(expressions):
+    import ast, json, types
+    from handbook.render import plain
+    shell = get_ipython()
+    own = {k for k, v in shell.user_ns.items() if k not in shell.user_ns_hidden
+           and not k.startswith("_") and not isinstance(v, types.ModuleType)}
+    found = {}
+    for expr in expressions:
+        try:
+            names = {n.id for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Name)}
+            found[expr] = ["value", plain(eval(expr, shell.user_ns))] if names & own else ["constant", None]
+        except Exception as error:
+            found[expr] = ["error", f"{type(error).__name__}: {error}"]
+    print(json.dumps(found, default=repr))
+_handbook_claims({expressions!r}); del _handbook_claims"""
+CLAIMS_CELL = "handbook-claims"  # the metadata mark of a claims cell
+
+
+def with_claims(text: str, claims: list[tuple[int, int, str]]) -> str:
+    """The notebook (JSON text) that runs: ``text`` with a claims cell after each code cell whose
+    text cell above makes lab claims. The download is ``text`` itself."""
+    if not claims:
+        return text
+    book = nbformat.reads(text, as_version=4)
+    code = [i for i, c in enumerate(book.cells) if c.cell_type == "code"][1:]  # after the setup cell
+    by_cell: dict[int, list[str]] = {}
+    for _, cell, expr in claims:
+        by_cell.setdefault(cell, []).append(expr)
+    for cell in sorted(by_cell, reverse=True):
+        evaluate = nbformat.v4.new_code_cell(_EVALUATE.replace("{expressions!r}", repr(list(dict.fromkeys(by_cell[cell])))))
+        evaluate.id, evaluate.metadata = f"{book.cells[code[cell]].id}-claims", {CLAIMS_CELL: cell}
+        book.cells.insert(code[cell] + 1, evaluate)
+    return nbformat.writes(book)
+
+
+def lab_values(source: Path, book: Any) -> LabValues:
+    """What the lab claims of ``source`` read, from its executed notebook ``book``."""
+    found = book.metadata.get("handbook", {}).get("claims", {})
+    values = {}
+    for line, cell, expr in lab_claims(source):
+        kind, value = found.get(str(cell), {}).get(expr, ("missing", None))
+        values[(line, expr)] = (kind, value)
+    return LabValues(values)
+
+
 def code_of(text: str) -> str:
     """What of a notebook (its JSON text) its outputs depend on: the code cells, in order."""
     return "\n# %%\n".join(c.source for c in nbformat.reads(text, as_version=4).cells if c.cell_type == "code")
@@ -149,6 +218,11 @@ def execute(file: str, text: str, key: str) -> Any:
             raise LabError(f"{file}: a cell raised while the notebook ran\n{report}") from None
         finally:
             _close_loop()
+    claims = {}
+    for cell in [c for c in book.cells if CLAIMS_CELL in c.metadata]:
+        printed = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
+        claims[str(cell.metadata[CLAIMS_CELL])] = json.loads(printed)
+        book.cells.remove(cell)
     for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):
         outputs = []  # the kernel sends printed text in chunks timed by chance: join them
         for output in cell.outputs:
@@ -160,7 +234,7 @@ def execute(file: str, text: str, key: str) -> Any:
             else:
                 outputs.append(output)
         cell.outputs = outputs
-    book.metadata["handbook"] = {"key": key}
+    book.metadata["handbook"] = {"key": key, "claims": claims}
     return book
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 REFERENCES = {"a": "href", "link": "href", "img": "src", "script": "src", "source": "src"}
@@ -42,9 +43,11 @@ def _read(html: Path) -> _Page:
     return known[1]
 
 
-def broken_links(site: Path, base_path: str = "/") -> list[str]:
+def broken_links(site: Path, base_path: str = "/", sources: dict[Path, tuple[str, str]] | None = None) -> list[str]:
     """``page: link (why)`` for each internal link of the HTML files under ``site`` that points at
-    no file, or at an anchor the target page lacks. Absolute paths are read under ``base_path``."""
+    no file, or at an anchor the target page lacks. Absolute paths are read under ``base_path``.
+    ``sources`` (a built page's path -> its source file and text) puts the source's file and line
+    first: ``docs/a.md:12: link (why), in a/index.html``."""
     pages = {html: _read(html) for html in sorted(p.resolve() for p in site.rglob("*.html"))}
     for gone in _READ.keys() - pages.keys():
         if gone.is_relative_to(site.resolve()):
@@ -67,9 +70,29 @@ def broken_links(site: Path, base_path: str = "/") -> list[str]:
                 target = target / "index.html" if target.is_dir() else target
                 files[name] = target if target.is_file() else None
             target = files[name]
-            where = f"{html.relative_to(site.resolve())}: {ref}"
+            why = None
             if target is None:
-                broken.append(f"{where} (no such file)")
+                why = "no such file"
             elif url.fragment and target in pages and unquote(url.fragment) not in pages[target].ids:
-                broken.append(f"{where} (no such anchor)")
+                why = "no such anchor"
+            if why:
+                built = html.relative_to(site.resolve())
+                source = (sources or {}).get(html)
+                if source is None:
+                    broken.append(f"{built}: {ref} ({why})")
+                else:
+                    broken.append(f"{_source_line(*source, url)}: {ref} ({why}), in {built}")
     return broken
+
+
+def _source_line(file: str, text: str, url: Any) -> str:
+    """``file:line`` of the first line of the source that holds the link as an author wrote it
+    (its anchor, or its last path segment as a page name); ``file`` alone when none does."""
+    segment = unquote(url.path).rstrip("/").rsplit("/", 1)[-1]
+    needles = [f"#{unquote(url.fragment)}"] if url.fragment else []
+    needles += [f"{segment}.md", segment] if segment else []
+    lines = text.split("\n")
+    for needle in needles:
+        if line := next((n for n, ln in enumerate(lines, 1) if needle in ln), None):
+            return f"{file}:{line}"
+    return file

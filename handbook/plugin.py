@@ -33,6 +33,9 @@ from .render import FIGURE_SRC, Example, Figures
 from .snippets import Runner, SnippetError
 
 log = logging.getLogger("mkdocs.plugins.handbook")
+# Each built page's source, by the page's path in the site (every edition's): a broken link is
+# reported at the line of the file an author edits, not only the built page.
+_SOURCES: dict[Path, tuple[str, str]] = {}
 FIGURES = "assets/figures/"
 # Material's header icons are bare <label>s for its drawer and search toggles: no role, no name.
 # Each becomes a named button that the keyboard reaches (main.html's script clicks it on Enter/Space).
@@ -90,6 +93,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.root_site_url = getattr(self, "root_site_url", None)
         self.root_docs_dir = getattr(self, "root_docs_dir", self.root / "docs")  # set by the root's build
         self.page: str | None = None
+        self.page_source: tuple[str, str] = ("", "")  # the page being built: its file and text
         if "SOURCE_DATE_EPOCH" not in os.environ:  # sitemap dates from the commit, not the day
             git = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=self.root, capture_output=True, text=True)
             if git.returncode == 0 and git.stdout.strip():
@@ -112,10 +116,17 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         try:
             return Example(self.runner.run(name), self.figures, self.words)
         except SnippetError as error:
-            if str(error) not in self.reported:
-                self.reported.add(str(error))
-                log.warning(str(error))
+            message = f"{self._where(name)}: {error}"  # the page and the line that asked for it
+            if message not in self.reported:
+                self.reported.add(message)
+                log.warning(message)
             return _Broken(str(error), self.words["example failed"])
+
+    def _where(self, name: str) -> str:
+        """``docs/page.md:line`` of the page being built where it runs snippet ``name``."""
+        file, text = self.page_source
+        line = next((n for n, ln in enumerate(text.split("\n"), 1) if f'"{name}"' in ln or f"'{name}'" in ln), None)
+        return f"{file}:{line}" if line else file
 
     # -- files: labs become pages, pages showing changed snippets are rebuilt -----------------
 
@@ -139,8 +150,12 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             text = nbformat.writes(labs.notebook(Path(file.abs_src_path), self.runner.folder,
                                                  config["site_url"] or "", resolve=self.runner.name))
             self.lab_texts[name] = text
+            try:  # what runs: the download, and a cell evaluating the lab's own claims after each answer's check
+                run_text = labs.with_claims(text, labs.lab_claims(Path(file.abs_src_path)))
+            except labs.LabError as error:
+                raise PluginError(str(error)) from None
             # Keyed by the code alone: another edition's lab with the same code is the same run.
-            key, executed = labs.digest(labs.code_of(text) + env), self.cache / f"{name}.ipynb"
+            key, executed = labs.digest(labs.code_of(run_text) + env), self.cache / f"{name}.ipynb"
             self.lab_books[name] = executed
             shared = _LAB_RUNS.get(key)
             if self.lab_keys.get(name) == key and labs.is_current(executed, key):
@@ -154,7 +169,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 # it half imported in sys.modules and fails. Imported here first, it is whole.
                 import IPython.paths  # noqa: F401
                 file = f"{self.docs}/{self.config.labs}/{name}.py"
-                _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, file, text, key, executed)
+                _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, file, run_text, key, executed)
                 self.labs_started = True
             self.lab_keys[name] = key
             page = self.cache / f"{name}.md"
@@ -192,14 +207,18 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.page = page.file.src_uri
         self.uses[self.page] = {}
         name = self._lab(page.file.src_uri)
+        lab = None
         if name is None:  # a chapter: read the file itself, so line numbers match the editor's
             file = f"{self.docs}/{page.file.src_uri}"
             source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
         else:
-            markdown = self._lab_markdown(name, page)
+            markdown, lab = self._lab_markdown(name, page)
             file = f"{self.docs}/{self.config.labs}/{name}.py"
             source = labs.prose(Path(config["docs_dir"]) / self.config.labs / f"{name}.py")
-        problems = check_page(source, file, self.runner)
+        self.page_source = (file, source)
+        if getattr(page.file, "abs_dest_path", None):
+            _SOURCES[Path(page.file.abs_dest_path).resolve()] = (file, source)
+        problems = check_page(source, file, self.runner, lab)
         for problem in problems:
             log.warning(problem)
         if problems and self.serving:  # never in a deployed build: there, a problem stops it
@@ -207,7 +226,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             markdown = f'!!! failure "{self.words["checks failed"].format(len(problems))}"\n\n{items}\n\n{markdown}'
         return markdown
 
-    def _lab_markdown(self, name: str, page: Any) -> str:
+    def _lab_markdown(self, name: str, page: Any) -> tuple[str, Any]:
         run = self.lab_runs.pop(name, None)
         if run is not None:
             try:
@@ -219,7 +238,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                     raise PluginError(str(error)) from None
                 log.warning(str(error))  # serve keeps serving, and the page says what broke
                 report = textwrap.indent(str(error), "    ")
-                return f'!!! failure "{self.words["lab failed"]}"\n\n    ```text\n{report}\n    ```\n'
+                return f'!!! failure "{self.words["lab failed"]}"\n\n    ```text\n{report}\n    ```\n', None
         book = nbformat.read(self.lab_books[name], as_version=4)
         source = Path(self.docs_dir) / self.config.labs / f"{name}.py"
         page_cells = labs.notebook(source, self.runner.folder, download=False, resolve=self.runner.name)
@@ -232,7 +251,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         # (its title field's boost): at 1/1000 a lab's heading weighs what a chapter's text does, so
         # a lab's "세 단계: tril, masked_fill, softmax" no longer outranks the softmax chapter.
         page.meta["search"] = {"boost": 0.001}
-        return text
+        return text, labs.lab_values(source, book)
 
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")
@@ -295,7 +314,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 log.warning(problem)
         for problem in variant_problems(self.runner.folder):
             log.warning(problem)
-        for problem in broken_links(site, _base_path(config["site_url"])):
+        for problem in broken_links(site, _base_path(config["site_url"]), _SOURCES):
             log.warning(f"broken link: {problem}")
 
     def _build_edition(self, lang: str, config: Any) -> Path:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .claims import CLAIM, Claim
+from .claims import CLAIM, LAB, WORD_CLAIM, Claim, LabValues
 from .quotes import QUOTE, Quote, QuoteError, parse_target
 from .snippets import Runner
 
@@ -47,28 +47,36 @@ def prose_lines(text: str, file: str, problems: list[str] | None = None) -> Iter
                         "would be hidden from every check")
 
 
-def _spans(text: str, file: str, pattern: re.Pattern, attribute: str, want: str, problems: list[str]):
-    """(line number, match) for each span of ``pattern`` in the prose; a line where ``attribute``
-    appears more often than the pattern matches has a malformed span, added to ``problems``."""
+def _spans(text: str, file: str, patterns: dict[str, re.Pattern], attribute: str, want: str, problems: list[str]):
+    """(line number, form, match) for each span of one of ``patterns`` (by form) in the prose, in
+    the order they appear; a line where ``attribute`` appears more often than the patterns match
+    has a malformed span, added to ``problems``."""
     for number, line in prose_lines(text, file):
-        spans = list(pattern.finditer(line))
+        spans = sorted(((m.start(), form, m) for form, p in patterns.items() for m in p.finditer(line)),
+                       key=lambda span: span[0])
         if line.count(attribute) != len(spans):
             problems.append(f"{file}:{number}: malformed {attribute.removeprefix('data-')} (want {want})")
-        yield from ((number, m) for m in spans)
+        yield from ((number, form, m) for _, form, m in spans)
 
 
 def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
     """Every claim in one page; a malformed one is added to ``problems`` and reading goes on."""
     found = []
-    for number, m in _spans(text, file, CLAIM, "data-claim", '`literal`{ data-claim="snippet.py: expr" }', problems):
+    want = '`literal`{ data-claim="snippet.py: expr" } or <span data-claim="snippet.py: expr">words</span>'
+    in_lab = "/labs/" in file
+    for number, form, m in _spans(text, file, {"code": CLAIM, "words": WORD_CLAIM}, "data-claim", want, problems):
         snippet, sep, expr = m["target"].partition(": ")
-        if not sep or not snippet.endswith(".py") or not expr.strip():
-            problems.append(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"')
+        if snippet == LAB and not in_lab:
+            problems.append(f'{file}:{number}: a claim names "{LAB}", and this page is not a lab: '
+                            'name the snippet, "chapter/snippet.py: expression"')
+        elif not sep or not (snippet.endswith(".py") or snippet == LAB) or not expr.strip():
+            problems.append(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"'
+                            + (f' or "{LAB}: expression"' if in_lab else ""))
         elif _emphasis(expr):  # Markdown would read it as bold or italic and break the span
             problems.append(f"{file}:{number}: claim expression {expr!r} has __, or * touching a "
                             "name: write x ** 0.5 with spaces, or name the value in the snippet")
         else:
-            found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip()))
+            found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip(), form))
     return found
 
 
@@ -76,7 +84,7 @@ def read_quotes(text: str, file: str, problems: list[str]) -> list[Quote]:
     """Every quote of library source in one page (see handbook/quotes.py); a malformed one is added
     to ``problems`` and reading goes on."""
     found = []
-    for number, m in _spans(text, file, QUOTE, "data-quote", '`code`{ data-quote="module.name: passage" }', problems):
+    for number, _, m in _spans(text, file, {"code": QUOTE}, "data-quote", '`code`{ data-quote="module.name: passage" }', problems):
         try:
             name, passage = parse_target(m["target"])
         except QuoteError as error:
@@ -112,6 +120,7 @@ _NOT_PROSE = re.compile(
 # a checked number and checked nothing.
 SPAN_ATTRIBUTES = ("data-claim", "data-quote")
 _SPAN_ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
+_TAG_DATA = re.compile(r"<\w+\s[^>]*?\b(?P<attr>data-[\w-]*)")  # <span data-clam="…">: as silent as a code span's
 _TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
 _APPROX = re.compile(r"\\approx\s*-?\d")
 
@@ -135,16 +144,21 @@ def prose_numbers(text: str, file: str) -> list[str]:
             if m["attr"] not in SPAN_ATTRIBUTES:
                 found.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: a code span "
                              f"takes only {' or '.join(SPAN_ATTRIBUTES)} (a claim or a quote)")
+        for m in _TAG_DATA.finditer(line):
+            if m["attr"] != "data-claim":
+                found.append(f"{file}:{number}: a tag with the attribute {m['attr']!r}: the prose's tags take only "
+                             'data-claim (<span data-claim="snippet.py: expr">words</span>)')
         if any(_APPROX.search(m[0]) for m in _MATH.finditer(line)):
             found.append(f"{file}:{number}: a measured value (\\approx) in math is not checked: make it a claim")
     return found + problems
 
 
-def check_page(text: str, file: str, runner: Runner) -> list[str]:
-    """Every problem of one page: malformed or failing claims and quotes, bare numbers, open fences."""
+def check_page(text: str, file: str, runner: Runner, lab: LabValues | None = None) -> list[str]:
+    """Every problem of one page: malformed or failing claims and quotes, bare numbers, open fences.
+    ``lab``: what a lab's own claims read (its executed notebook's values)."""
     problems: list[str] = []
     claims = read_claims(text, file, problems)
     quotes = read_quotes(text, file, problems)
-    problems += [p for c in claims if (p := c.check(runner))]
+    problems += [p for c in claims if (p := c.check(runner, lab))]
     problems += [p for q in quotes if (p := q.check())]
     return problems + prose_numbers(text, file)

@@ -93,12 +93,16 @@ class Example:
 
     def template(self, spec: str, count: int | None = None) -> list[str]:
         """One label per row: ``{}`` is the row's number from one, ``{name}`` (or ``{name:.4g}``)
-        the row's item of the snippet value ``name``: ``"{}번 줄"``, ``"`sdpa({calls})`"``."""
+        the row's item of the snippet value ``name``: ``"{}번 줄"``, ``"`sdpa({calls})`"``; a
+        snippet value that is one number (``{n_keys}``) is the same in every row."""
         if numbers := numbers_in(FIELD.sub(" ", spec)):
             raise SnippetError(f"{self.run.name}: label {spec!r} is typed by hand: number {numbers[0]!r} "
                                "in it is not read from the snippet")
-        values = {m[1]: self.items(m[1]) for m in FIELD.finditer(spec) if m[1]}
+        names = list(dict.fromkeys(m[1] for m in FIELD.finditer(spec) if m[1]))
+        one = {n: v for n in names if isinstance(v := plain(self.value(n)), (int, float)) and not isinstance(v, bool)}
+        values = {n: self.items(n) for n in names if n not in one}
         count = count if count is not None else len(next(iter(values.values()), []))
+        values |= {n: [v] * count for n, v in one.items()}
         for name, items in values.items():
             if len(items) != count:
                 raise SnippetError(f"{self.run.name}: {name!r} has {len(items)} items, the table {count} rows")

@@ -3,14 +3,17 @@ every mutant of every claim (digits, signs, zeros, inf/nan, bound directions, el
 Every quote of library source the prose makes is in the installed source, and a changed one is caught."""
 
 import re
+import shutil
 
 import markdown
 import pytest
+from handbook import words
 from handbook.claims import Approx, Bound, Claim, Range, matches, parse_literal
 from handbook.labs import prose as lab_prose
 from handbook.prose import check_page, prose_numbers, read_claims, read_quotes
 from handbook.quotes import Quote
 from handbook.render import fmt
+from handbook.editions import EditionRunner
 from handbook.snippets import Runner
 from project import EDITIONS, ROOT, RUNNER, SNIPPETS, runner_for
 from hypothesis import given
@@ -25,7 +28,8 @@ for folder in EDITIONS:  # every edition's chapters and labs
 def _claims():
     for file, text in PAGES.items():
         problems = []
-        yield from read_claims(text, file, problems)
+        # A lab's own claims read its executed notebook: tests/test_labs.py checks them on the site's runs.
+        yield from (c for c in read_claims(text, file, problems) if c.snippet != "lab")
         assert not problems, problems
 
 
@@ -120,6 +124,15 @@ def mutants(literal: str) -> list[tuple[str, str]]:
     return found
 
 
+def word_mutants(literal: str) -> list[str]:
+    """The number words nearest to a word claim's value, one above and one below it, in its language."""
+    value = words.value(literal)
+    lexicon = words.lexicon("ko" if re.search("[가-힣]", literal) else "en")
+    above = min((w for w, v in lexicon.items() if v > value), key=lambda w: lexicon[w], default=None)
+    below = max((w for w, v in lexicon.items() if v < value), key=lambda w: lexicon[w], default=None)
+    return [w for w in (above, below) if w is not None]
+
+
 def _nonzero(number: str) -> bool:
     try:
         return float(number.rstrip("%")) != 0
@@ -129,19 +142,21 @@ def _nonzero(number: str) -> bool:
 
 # Another edition's claim with the same literal and expression is the same check: mutated once.
 _DISTINCT = list({(c.snippet, c.expr, c.literal): c for c in reversed(CLAIMS)}.values())[::-1]
-MUTANTS = [(claim, kind, edited) for claim in _DISTINCT for kind, edited in mutants(claim.literal)]
+MUTANTS = [(claim, kind, edited) for claim in _DISTINCT
+           for kind, edited in ([("number word", w) for w in word_mutants(claim.literal)] if claim.form == "words"
+                                else mutants(claim.literal))]
 
 
 @pytest.mark.parametrize(("claim", "kind", "edited"), MUTANTS, ids=lambda x: x.where if isinstance(x, Claim) else str(x))
 def test_every_mutant_fails(claim, kind, edited):
-    mutant = Claim(claim.file, claim.line, edited, claim.snippet, claim.expr)
+    mutant = Claim(claim.file, claim.line, edited, claim.snippet, claim.expr, claim.form)
     assert mutant.check(runner_for(claim.file)) is not None, f"{claim.where}: {kind} mutant `{edited}` passes as well as `{claim.literal}`"
 
 
 def test_mutants_of_every_kind_are_tried():
     kinds = {kind for _, kind, _ in MUTANTS}
     assert {"last digit", "sign", "signed zero", "inf/nan/bool", "bound direction", "range moved",
-            "element added"} <= kinds, kinds
+            "element added", "number word"} <= kinds, kinds
 
 
 @pytest.mark.parametrize("file", PAGES)
@@ -324,6 +339,24 @@ def test_changing_the_snippet_breaks_its_claims(tmp_path):
     assert about_weights and any(c.check(Runner(tmp_path)) is not None for c in about_weights)
 
 
+# The edits an attack on the claims made while the prose, the strict build and the tests stayed as they
+# were (the causal lab's is in tests/test_labs.py): each now breaks a claim on the page in both editions.
+@pytest.mark.parametrize(("snippet", "old", "new", "editions"), [
+    ("exp/product.py", "pairs, low, high = 100_000, -300, 300", "pairs, low, high = 1_000, -3, 3", ["docs", "docs-en"]),
+    ("scaling/dk_frames.py", "n_keys = 8", "n_keys = 6", ["docs"]),
+    ("scaling/dk_frames.en.py", "n_keys = 8", "n_keys = 6", ["docs-en"]),
+])
+def test_a_snippet_edit_that_leaves_the_prose_false_breaks_a_claim(tmp_path, snippet, old, new, editions):
+    shutil.copytree(SNIPPETS, tmp_path, dirs_exist_ok=True)
+    source = (SNIPPETS / snippet).read_text(encoding="utf-8")
+    assert old in source
+    (tmp_path / snippet).write_text(source.replace(old, new), encoding="utf-8")
+    for folder in editions:
+        about = [c for c in CLAIMS if c.snippet == snippet.replace(".en.py", ".py") and c.file.startswith(f"{folder}/")]
+        runner = EditionRunner(Runner(tmp_path), EDITIONS[folder])
+        assert about and any(c.check(runner) is not None for c in about), (folder, snippet)
+
+
 def test_a_string_claim_is_text_not_a_version():
     # torch.__version__ compares as a version: 'v2.13+CPU' == '2.13.0+cpu' is True for it.
     from torch.torch_version import TorchVersion
@@ -419,3 +452,55 @@ def test_checking_a_quote_imports_nothing():
             "assert q.check() is None, q.check(); print('transformers' in sys.modules, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+# Numbers in words ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("여덟", 8), ("스물여덟", 28), ("열두", 12), ("스무", 20), ("십만", 100_000), ("천이백", 1200), ("두 배", 2),
+    ("열 배", 10), ("절반", 0.5), ("eight", 8), ("twenty-eight", 28), ("a hundred thousand", 100_000),
+    ("One hundred", 100), ("twice", 2), ("three times", 3), ("half", 0.5)])
+def test_number_words_are_read(text, value):
+    assert words.value(text) == value
+
+
+@pytest.mark.parametrize("bad", ["이", "스무여덟", "8", "eight-ish", "", "many"])
+def test_what_is_not_a_number_in_words_is_an_error_naming_it(bad):
+    with pytest.raises(ValueError, match=r"cannot read|has digits|no text"):
+        words.value(bad)
+
+
+def test_a_number_in_words_is_a_claim_in_plain_text():
+    text = 'One query against <span data-claim="causal/weights.py: T">four</span> keys.\n'
+    [claim] = read_claims(text, "docs/x.md", problems := [])
+    assert (claim.form, claim.literal, claim.expr) == ("words", "four", "T") and not problems
+    assert _check(text) == []
+    [problem] = _check(text.replace("four", "five"))
+    assert problem == ("docs/x.md:1: claim `five` (causal/weights.py: T) does not hold: the prose says five, "
+                       "the snippet gives 4")
+    assert "cannot read 'lots'" in _check(text.replace("four", "lots"))[0]
+    html = markdown.markdown(text, extensions=["attr_list", "md_in_html"])
+    assert '<span data-claim="causal/weights.py: T">four</span>' in html  # plain text on the page
+
+
+def test_a_claim_naming_the_lab_belongs_in_a_lab():
+    [problem] = _check('It is `4`{ data-claim="lab: T" }.')
+    assert 'names "lab", and this page is not a lab' in problem
+    problems = []
+    [claim] = read_claims('It is `4`{ data-claim="lab: T" }.', "docs/labs/x.py", problems)
+    assert not problems and claim.snippet == "lab"
+    assert "no executed lab was given" in claim.check(RUNNER)
+
+
+def test_a_misspelt_name_in_a_claim_is_named_with_the_snippets_nearest_names():
+    [problem] = _check('`[0.5, 0.5, 0, 0]`{ data-claim="causal/weights.py: wieghts[1]" }')
+    assert problem.endswith("cannot be checked: the snippet defines no name 'wieghts'; did you mean weights?"), problem
+    # names a comprehension binds, and Python's own, are known
+    assert _check('`4`{ data-claim="causal/weights.py: len([w for w in weights])" }') == []
+
+
+@pytest.mark.parametrize("tag", ['<span data-clam="causal/weights.py: T">four</span>', '<span data-value="4">four</span>'])
+def test_a_tag_with_another_data_attribute_than_a_claim_is_a_problem(tag):
+    [problem] = prose_numbers(f"Intro.\n\nIt has {tag} rows.\n", "docs/x.md")
+    assert problem.startswith("docs/x.md:3: a tag with the attribute 'data-")

@@ -49,10 +49,63 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, edition, site
     assert "data-claim" not in text  # claims are plain code in Jupyter
     # ...and the build ran exactly that code, in this environment, every cell in order.
     executed = ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb"  # the site's own runs
-    assert labs.is_current(executed, labs.digest(labs.code_of(text) + labs.environment()))
+    ran = labs.with_claims(text, labs.lab_claims(source))  # and a cell evaluating the lab's claims after each answer's check
+    assert labs.is_current(executed, labs.digest(labs.code_of(ran) + labs.environment()))
     code = [cell for cell in nbformat.read(executed, as_version=4).cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
+
+
+LAB_CLAIMS = [(f"{folder}/labs/{p.name}", p, claim) for folder in ("docs", "docs-en")
+              for p in sorted((ROOT / folder / "labs").glob("*.py")) for claim in labs.lab_claims(p)]
+
+
+@pytest.mark.parametrize("edition", ["", "en"])
+@pytest.mark.parametrize("name", LABS)
+def test_every_lab_claim_holds_in_the_run_the_site_shows_and_a_changed_literal_fails(name, edition, site):
+    # The build checked these already (a false one fails it); here the checker itself: each claim
+    # holds against the site's own run, and each mutant of its literal does not.
+    from handbook.prose import read_claims
+    from test_claims import mutants, word_mutants
+
+    source = ROOT / (f"docs-{edition}" if edition else "docs") / "labs" / f"{name}.py"
+    executed = nbformat.read(ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb", as_version=4)
+    values, problems = labs.lab_values(source, executed), []
+    for claim in (c for c in read_claims(labs.prose(source), str(source), problems) if c.snippet == labs.LAB):
+        assert claim.check(None, values) is None, claim.check(None, values)
+        edits = word_mutants(claim.literal) if claim.form == "words" else [e for _, e in mutants(claim.literal)]
+        for edited in edits:
+            mutant = type(claim)(claim.file, claim.line, edited, claim.snippet, claim.expr, claim.form)
+            assert mutant.check(None, values) is not None, f"{claim.where}: `{edited}` passes as well as `{claim.literal}`"
+    assert not problems
+
+
+def test_labs_make_claims_of_their_own():
+    assert len(LAB_CLAIMS) >= 2 and {f for f, _, _ in LAB_CLAIMS} >= {"docs/labs/causal.py", "docs-en/labs/causal.py"}
+
+
+def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_the_code_changes(tmp_path):
+    from handbook.prose import check_page
+
+    def run(letters: str) -> list[str]:
+        source = tmp_path / "labs" / "count.py"
+        source.parent.mkdir(exist_ok=True)
+        source.write_text(
+            "# %% [markdown]\n# Count.\n\n# %%\nimport torch\n\n# %% [markdown]\n"
+            '# Seven letters give <span data-claim="lab: int(visible.sum())">twenty-eight</span> cells,\n'
+            '# `7`{ data-claim="lab: len(chars)" } rows.\n\n'
+            f'# %%\nchars = list("{letters}")\nvisible = torch.tril(torch.ones(len(chars), len(chars)))\n'
+            "\n# %%\nchars = []\n", encoding="utf-8")
+        text = nbformat.writes(labs.notebook(source, SNIPPETS))
+        book = labs.execute("docs/labs/count.py", labs.with_claims(text, labs.lab_claims(source)), "k")
+        assert len(book.cells) == len(nbformat.reads(text, as_version=4).cells)  # the claims cell is gone
+        return check_page(labs.prose(source), "docs/labs/count.py", Runner(SNIPPETS), labs.lab_values(source, book))
+
+    assert run("ABCDEFG") == []  # read after the cell below the text, not at the end (chars = [])
+    assert run("ABCDEF") == [
+        "docs/labs/count.py:8: claim `twenty-eight` (lab: int(visible.sum())) does not hold: the prose says "
+        "twenty-eight, the lab gives 21",
+        "docs/labs/count.py:9: claim `7` (lab: len(chars)) does not hold: the prose says 7, the lab gives 6"]
 
 
 def _notebook(*sources):
@@ -161,7 +214,8 @@ def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():
 
 
 def test_under_serve_a_failing_lab_is_shown_on_its_page_and_the_server_keeps_serving():
-    page = _failed_lab("serve")._lab_markdown("x", SimpleNamespace(meta={}))
+    page, values = _failed_lab("serve")._lab_markdown("x", SimpleNamespace(meta={}))
+    assert values is None  # no run: the lab's own claims cannot be checked, and the page says why
     assert page.startswith('!!! failure "실습이 실패했습니다') and "ZeroDivisionError" in page
 
 

@@ -182,6 +182,14 @@ def test_templates_read_snippet_values(snippets):
         ex.table({"호출": "점수 300 인 {calls}", "x": "[1, 2]"})
 
 
+def test_a_template_field_that_is_one_number_is_the_same_in_every_row(snippets):
+    # An alt text or label counts what the snippet counts ("{n_keys} keys"), not a number typed by hand.
+    ex = _example(snippets, "calls = ['q, k', 'k, q']\nn_keys = 8\nflag = True\n")
+    assert ex.template("{calls} over {n_keys} keys") == ["q, k over 8 keys", "k, q over 8 keys"]
+    with pytest.raises(SnippetError, match=r"labels 'flag' are not a list"):
+        ex.template("{calls} {flag}")
+
+
 def test_printed_lines_are_code_spans_whatever_they_hold(snippets):
     ex = _example(snippets, "print('want (..., L_Q, d_k)')\nprint('use `x`')\nprint('``')\n")
     assert ex.printed() == ["`want (..., L_Q, d_k)`", "`` use `x` ``", "``` `` ```"]
@@ -262,3 +270,34 @@ def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
     assert shown["build"] == text
     assert shown["serve"].startswith('!!! failure "이 쪽의 검사 1건이 실패했습니다')
     assert "docs/x.md:1: claim" in shown["serve"] and shown["serve"].endswith(text)
+
+
+def test_a_broken_link_is_named_at_the_source_line_an_author_edits(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text('<a href="a/#gone">x</a> <a href="b/">y</a> <a href="c/">z</a>')
+    (tmp_path / "a/index.html").write_text('<h2 id="here">h</h2>')
+    source = "# Home\n\nSee [this](a.md#gone).\n\nAnd [that](b.md).\n"
+    sources = {(tmp_path / "index.html").resolve(): ("docs/index.md", source)}
+    assert broken_links(tmp_path, sources=sources) == [
+        "docs/index.md:3: a/#gone (no such anchor), in index.html",
+        "docs/index.md:5: b/ (no such file), in index.html",
+        "docs/index.md: c/ (no such file), in index.html"]  # no line holds it: the file still
+
+
+def test_a_missing_snippet_names_the_page_and_line_that_runs_it(tmp_path, caplog):
+    from types import SimpleNamespace
+
+    from handbook.plugin import HandbookPlugin
+
+    text = 'Intro.\n\n```python exec="on"\nimport handbook\nex = handbook.run("causal/nope.py")\n```\n'
+    page_file = tmp_path / "x.md"
+    page_file.write_text(text, encoding="utf-8")
+    plugin = HandbookPlugin()
+    plugin.load_config({})
+    plugin.on_startup(command="build", dirty=False)
+    plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md", abs_src_path=str(page_file)))
+    plugin.on_page_markdown(text, page=page, config={}, files=None)
+    with caplog.at_level("WARNING", logger="mkdocs.plugins.handbook"):
+        plugin.show("causal/nope.py")
+    assert [r.getMessage() for r in caplog.records] == ["docs/x.md:5: no snippet snippets/causal/nope.py"]

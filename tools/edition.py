@@ -4,7 +4,8 @@
 
 For each chapter: its claims and bare numbers (the build's own check, with the English variants of
 the snippets), its claim list against the Korean page's, Korean text outside <span lang="ko">, the
-lab's claims and code cells, and the chapter's snippet variants. Prints the problems, or "ok".
+lab's claims (the lab runs in a kernel when it makes claims of its own, the Korean lab's too) and
+code cells, and the chapter's snippet variants. Prints the problems, or "ok".
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import jupytext  # noqa: E402
+import nbformat  # noqa: E402
 
+from handbook import labs  # noqa: E402
+from handbook.claims import LabValues  # noqa: E402
 from handbook.editions import (  # noqa: E402
     EditionRunner, claim_difference, claims_of, lab_code, page_text, variant_problems)
 from handbook.prose import check_page  # noqa: E402
@@ -43,15 +47,27 @@ def check(name: str, lang: str, runner: EditionRunner) -> list[str]:
             problems.append(f"{ours.relative_to(ROOT)} is missing")
             continue
         file = str(ours.relative_to(ROOT))
-        problems += check_page(page_text(ours), file, runner)
+        problems += check_page(page_text(ours), file, runner, _lab_run(ours, file, runner) if suffix == ".py" else None)
         if difference := claim_difference(claims_of(page_text(theirs)), claims_of(page_text(ours))):
             problems.append(f"{file}: claims differ from the Korean page's: {difference}")
         prose = ours.read_text(encoding="utf-8") if suffix == ".md" else page_text(ours)
         problems += korean_outside_spans(prose, file)
         if suffix == ".py":
             problems += _lab_code(ours, theirs, file, runner)
+            korean, korean_file = EditionRunner(runner.runner, None), str(theirs.relative_to(ROOT))
+            if lab := _lab_run(theirs, korean_file, korean):  # the Korean lab's own claims: else only a build checks them
+                problems += [p for p in check_page(page_text(theirs), korean_file, korean, lab) if "(lab: " in p]
     problems += [p for p in variant_problems(ROOT / "snippets") if p.startswith(f"snippets/{name}/")]
     return problems
+
+
+def _lab_run(source: Path, file: str, runner: EditionRunner) -> LabValues | None:
+    """What the lab's own claims read: the lab run in a kernel, as the build runs it (only when it
+    makes such claims)."""
+    if not (claims := labs.lab_claims(source)):
+        return None
+    text = nbformat.writes(labs.notebook(source, ROOT / "snippets", resolve=runner.name))
+    return labs.lab_values(source, labs.execute(file, labs.with_claims(text, claims), "tools/edition.py"))
 
 
 def _lab_code(ours: Path, theirs: Path, file: str, runner: EditionRunner) -> list[str]:

@@ -48,7 +48,7 @@ torch.softmax(scores, dim=-1).diagonal()
 # <details markdown><summary>Answer</summary>
 #
 # With $T$ tokens there are $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ cells holding `1`. Seven tokens give
-# twenty-eight cells.
+# <span data-claim="lab: int(visible.sum())">twenty-eight</span> cells.
 #
 # </details>
 

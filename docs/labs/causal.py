@@ -45,7 +45,7 @@ torch.softmax(scores, dim=-1).diagonal()
 #
 # <details markdown><summary>답</summary>
 #
-# 글자 수가 $T$이면 `1`인 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 스물여덟 칸입니다.
+# 글자 수가 $T$이면 `1`인 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 <span data-claim="lab: int(visible.sum())">스물여덟</span> 칸입니다.
 #
 # </details>
 

@@ -7,16 +7,17 @@ plt.rcParams["axes.unicode_minus"] = True
 
 torch.manual_seed(0)
 dks = [4, 16, 64, 256, 1024]
-keys = range(1, 9)  # one query against eight keys
+n_keys = 8  # one query against eight keys
+keys = range(1, n_keys + 1)
 for d_k in dks:  # one figure per d_k: the page's slider moves among them
     q = torch.randn(d_k, dtype=torch.float64)  # float64: same bars on every CPU
-    k = torch.randn(8, d_k, dtype=torch.float64)
+    k = torch.randn(n_keys, d_k, dtype=torch.float64)
     raw = torch.softmax(k @ q, dim=-1)
     scaled = torch.softmax(k @ q / d_k**0.5, dim=-1)
     print(f"d_k = {d_k:4d}: largest weight {raw.max():.4f} raw, "
           f"{scaled.max():.4f} scaled")
     fig, ax = plt.subplots(figsize=(5.6, 3.2))
-    x = torch.arange(8.0)
+    x = torch.arange(float(n_keys))
     ax.bar(x - 0.2, raw.numpy(), 0.4, color="#D55E00", label="not divided")
     ax.bar(x + 0.2, scaled.numpy(), 0.4, color="#0072B2", hatch="//",
            edgecolor="white", label="divided by √d_k")
