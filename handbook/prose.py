@@ -7,6 +7,7 @@ by a number is reported, since math is not checked. One page reports every probl
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 
@@ -122,7 +123,41 @@ SPAN_ATTRIBUTES = ("data-claim", "data-quote")
 _SPAN_ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
 _TAG_DATA = re.compile(r"<\w+\s[^>]*?\b(?P<attr>data-[\w-]*)")  # <span data-clam="…">: as silent as a code span's
 _TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
-_APPROX = re.compile(r"\\approx\s*-?\d")
+# A measured value hidden in math: after \approx, \sim, \simeq, ≈ or ≃ (thin spaces and braces
+# between them and the number change nothing), or a math span that is only "= number" / "≈ number".
+_SPACING = r"(?:\s|\\[,;:!>]|\\ |\{|\\quad|\\qquad|~)*"
+_APPROX = re.compile(rf"(?:\\approx|\\simeq|\\sim(?![a-z])|≈|≃){_SPACING}[-−]?{_SPACING}\d"
+                     rf"|^\$+{_SPACING}(?:=|\\approx|≈){_SPACING}[-−]?{_SPACING}\d")
+# Digits hidden from the bare-number rule: a character reference (&#x31; is "1") or a raw tag's text
+# attribute (title, alt, aria-label), which the reader sees or hears as prose.
+_ENTITY = re.compile(r"&#(?:[xX][0-9a-fA-F]+|\d+);")
+_TEXT_ATTRIBUTE = re.compile(r"""\b(?:title|alt|aria-label)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+# A code span that reads no name is a value, not code: a number in code font looks exactly like a
+# checked one, so it must be a claim (or a quote) unless it is one of these. Literals a reader passes
+# to the API (mask values, fills, the last axis) are code; so are references to a source: an issue
+# (#131863), a section (§3.1.1), a commit (0251105a), a date (2024-08), a year (1900 to 2026), a
+# three-part version (2.13.0). A two-part version names its product inside the span: `torch 2.1`.
+API_LITERALS = frozenset({"0", "1", "-1", "0.0", "1.0", "inf", "-inf", "nan", "-1e9", "1e9", "-1e4"})
+_REFERENCE = re.compile(r"#\d+|§[\d.]+|(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}|\d{4}-\d{2}(?:-\d{2})?|\d+\.\d+\.\d+"
+                        r"|(?:19\d\d|20[01]\d|202[0-6])")
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])[-−]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|inf|nan)(?![\w.])")
+_PLAIN_SPAN = re.compile(r"(?<!`)`(?P<code>[^`\n]+)`(?!`)(?P<attrs>\{[^}\n]*\})?")
+
+
+def span_values(line: str) -> list[str]:
+    """The code spans of one line that are values (see API_LITERALS) and carry no claim or quote."""
+    found = []
+    for m in _PLAIN_SPAN.finditer(line):
+        code = m["code"].strip()
+        if m["attrs"] or not re.search(r"\d", code) or _REFERENCE.fullmatch(code):
+            continue
+        if re.search(r"[^\W\d]\w*", _NUMBER_TOKEN.sub(" ", code)):
+            continue  # it reads a name: code
+        if any(t.replace("−", "-") not in API_LITERALS for t in _NUMBER_TOKEN.findall(code)):
+            found.append(code)
+    return found
 
 
 def bare_numbers(text: str) -> list[str]:
@@ -137,13 +172,18 @@ def prose_numbers(text: str, file: str) -> list[str]:
     problems: list[str] = []
     found = []
     for number, line in prose_lines(text, file, problems):
-        bare = bare_numbers(_NOT_PROSE.sub(" ", line))
+        line = _ENTITY.sub(lambda m: html.unescape(m[0]), line)
+        attributes = " ".join(a or b for a, b in _TEXT_ATTRIBUTE.findall(line))
+        bare = bare_numbers(_NOT_PROSE.sub(" ", line)) or bare_numbers(attributes)
         if bare:
             found.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
         for m in _SPAN_ATTRIBUTE.finditer(line):
             if m["attr"] not in SPAN_ATTRIBUTES:
                 found.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: a code span "
                              f"takes only {' or '.join(SPAN_ATTRIBUTES)} (a claim or a quote)")
+        for value in span_values(line):
+            found.append(f"{file}:{number}: the value `{value}` in code font is not a claim: make it a claim "
+                         "(or a quote of the source); code reads a name, `torch 2.1`, `window(2.5)`")
         for m in _TAG_DATA.finditer(line):
             if m["attr"] != "data-claim":
                 found.append(f"{file}:{number}: a tag with the attribute {m['attr']!r}: the prose's tags take only "

@@ -323,6 +323,37 @@ def test_measured_values_in_math_are_found():
     assert "\\approx" in problem
 
 
+@pytest.mark.parametrize("hidden", [r"$= 0.514$", r"$x \approx\, 0.5$", r"$x \sim 3$", r"$x ≈ 2$",
+                                    r"$x \approx {16}$", r"$x \simeq -0.5$", r"$\approx \; 1e9$"])
+def test_a_measured_value_in_math_is_found_however_it_is_spaced(hidden):
+    [problem] = prose_numbers(f"The mean is {hidden} here.", "docs/x.md")
+    assert "in math is not checked" in problem
+    assert prose_numbers(r"Since $e^0 = 1$ and $\sim$ is a relation, $x \simeq y$.", "docs/x.md") == []
+
+
+@pytest.mark.parametrize("text", ["It has &#x31;6 rows.", "It has &#49;6 rows.", '<img src="a.svg" alt="8 keys">',
+                                  '<abbr title="16 bytes">word</abbr>'])
+def test_digits_in_character_references_and_text_attributes_are_prose(text):
+    [problem] = prose_numbers(text, "docs/x.md")
+    assert "in prose is not a claim" in problem
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("It has `22` cells and `[2, 5, 3]` lengths, `-0.7 × 65500` fill, `(배치, 16)` shape.",
+     ["22", "[2, 5, 3]", "-0.7 × 65500"]),
+    ("API literals `0`, `1`, `-1`, `-inf`, `-1e9`, `0 / 0`, `== 1`, `M == 0`, `dim=-1`.", []),
+    ("References `#131863`, `§3.1.1`, `0251105a`, `2024-08`, `2023`, `2.13.0`, `torch 2.1`.", []),
+    ("A claimed `22`{ data-claim=\"causal/grid.py: n\" } and a quoted `512`{ data-quote=\"torch.x: y\" }.", []),
+    ("Not references: `2.1`, `2048`, `17179869184`.", ["2.1", "2048", "17179869184"]),
+])
+def test_a_value_in_code_font_must_be_a_claim(line, values):
+    from handbook.prose import span_values
+
+    assert span_values(line) == values
+    if values:  # and the page check reports it at its line
+        assert f"docs/x.md:3: the value `{values[0]}` in code font is not a claim" in prose_numbers(f"a\n\n{line}\n", "docs/x.md")[0]
+
+
 def test_lab_prose_keeps_the_source_line_numbers(tmp_path):
     lab = tmp_path / "x.py"
     lab.write_text("# %% [markdown]\n# # Title\n#\n# A 7 here.\n\n# %%\nx = 7\n", encoding="utf-8")
