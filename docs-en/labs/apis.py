@@ -27,14 +27,15 @@
 # The MHA mask follows the hide convention. SDPA's boolean mask follows the keep convention, so it is
 # `from_keep(to_keep(m, "hide"), "keep")`, that is, `~m`. As an additive mask it is
 # `from_keep(to_keep(m, "hide"), "additive")`, a float mask with `-inf` in the masked cells and `0`
-# elsewhere. The cell below prints both results.
+# elsewhere (`[[0, 0, -inf]]`{ data-claim="lab: additive" }). The cell below prints both results.
 #
 # </details>
 
 # %%
 hide = torch.tensor([[False, False, True]])  # key_padding_mask: the last key is [PAD]
+additive = from_keep(to_keep(hide, "hide"), "additive")
 print(from_keep(to_keep(hide, "hide"), "keep"))
-print(from_keep(to_keep(hide, "hide"), "additive"))
+print(additive)
 
 # %% [markdown]
 # ### Try it: combined `finfo.min` masks
@@ -45,7 +46,7 @@ print(from_keep(to_keep(hide, "hide"), "additive"))
 #
 # <details markdown><summary>Answer</summary>
 #
-# A cell masked by both masks gets `finfo.min` added twice, overflows and becomes `-inf`. That value is not
+# A cell masked by both masks gets `finfo.min` added twice, overflows and becomes `-inf`{ data-claim="lab: summed.min().item()" }. That value is not
 # in the `finfo_min` convention, so `to_keep` reports a `ValueError`. The safe way is to combine the
 # boolean keep masks first with a logical AND (`&`) and convert only once, at the end, with
 # `from_keep(..., "finfo_min", torch.float16)`.
@@ -69,7 +70,7 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 # The same probe goes to several PyTorch paths, to see what the fully masked row becomes and how many
 # `nan`s the gradients get. The output has one line per path and mask form, giving for `float32`,
 # `float16` and `bfloat16` in turn "what the fully masked row became · the number of `nan`s in the
-# gradients". `1/4` is the uniform distribution, all four cells $\tfrac{1}{4}$; `softmax(S[-1])` is the
+# gradients". `1/4`{ data-claim="apis/fully_masked.py: 1 / len(S[-1])" } is the uniform distribution, all <span data-claim="apis/fully_masked.py: len(S[-1])">four</span> cells $\tfrac{1}{4}$; `softmax(S[-1])` is the
 # softmax of the scores as they are, as if there had been no mask.
 
 # %%
@@ -85,7 +86,7 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 # <details markdown><summary>Answer</summary>
 #
 # The row becomes the uniform distribution, looking at every key equally (the line
-# `MHA need_weights=True · finfo.min` in the output above), and outputs the average of all the values,
+# `MHA need_weights=True · finfo.min` in the output above, `'1/4 · 0'`{ data-claim="apis/fully_masked.py: cells[3 * labels.index('MHA need_weights=True · finfo.min')]" } in `float32`), and outputs the average of all the values,
 # `[PAD]` included. Its gradients are finite too, so unless it is left out of the loss, a meaningless row
 # quietly joins the training. The `nan` is gone, but the problem is only hidden. Such rows have to be left
 # out of the output and the loss explicitly.

@@ -24,14 +24,15 @@
 #
 # MHA의 마스크는 hide 규약입니다. SDPA의 불리언 마스크는 keep 규약이므로 `from_keep(to_keep(m, "hide"), "keep")`,
 # 곧 `~m`입니다. 가산 마스크로는 `from_keep(to_keep(m, "hide"), "additive")`이고, 가린 칸이 `-inf`, 나머지가
-# `0`인 float 마스크가 됩니다. 아래 셀이 두 결과를 찍습니다.
+# `0`인 float 마스크가 됩니다(`[[0, 0, -inf]]`{ data-claim="lab: additive" }). 아래 셀이 두 결과를 찍습니다.
 #
 # </details>
 
 # %%
 hide = torch.tensor([[False, False, True]])  # key_padding_mask: the last key is [PAD]
+additive = from_keep(to_keep(hide, "hide"), "additive")
 print(from_keep(to_keep(hide, "hide"), "keep"))
-print(from_keep(to_keep(hide, "hide"), "additive"))
+print(additive)
 
 # %% [markdown]
 # ### 해 보기: 합친 `finfo.min` 마스크
@@ -41,7 +42,7 @@ print(from_keep(to_keep(hide, "hide"), "additive"))
 #
 # <details markdown><summary>답</summary>
 #
-# 두 마스크가 모두 가린 칸은 `finfo.min`을 두 번 더해 넘치므로 `-inf`가 됩니다. 그 값은 `finfo_min` 규약에 없으니
+# 두 마스크가 모두 가린 칸은 `finfo.min`을 두 번 더해 넘치므로 `-inf`{ data-claim="lab: summed.min().item()" }가 됩니다. 그 값은 `finfo_min` 규약에 없으니
 # `to_keep`이 `ValueError`로 알립니다. 안전한 방법은 불리언 keep 마스크끼리 논리곱(`&`)으로 먼저 합치고, 마지막에
 # 한 번만 `from_keep(..., "finfo_min", torch.float16)`으로 바꾸는 것입니다.
 #
@@ -63,7 +64,7 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 #
 # 같은 탐침을 PyTorch의 여러 경로에 넘겨, 모두 가려진 줄이 무엇이 되는지와 기울기의 `nan` 개수를 봅니다.
 # 출력은 경로와 마스크 형태마다 한 줄이고, `float32`, `float16`, `bfloat16` 차례로 "모두 가려진 줄이 된 것 ·
-# 기울기의 `nan` 개수"를 적습니다. 네 칸이 모두 $\tfrac{1}{4}$인 균등 분포는 `1/4`, 마스크가 없었던 것처럼 점수를
+# 기울기의 `nan` 개수"를 적습니다. <span data-claim="apis/fully_masked.py: len(S[-1])">네</span> 칸이 모두 $\tfrac{1}{4}$인 균등 분포는 `1/4`{ data-claim="apis/fully_masked.py: 1 / len(S[-1])" }, 마스크가 없었던 것처럼 점수를
 # 그대로 소프트맥스한 줄은 `softmax(S[-1])`입니다.
 
 # %%
@@ -77,7 +78,8 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 #
 # <details markdown><summary>답</summary>
 #
-# 그 줄은 모든 키를 똑같이 보는 균등 분포가 되어(위 출력의 `MHA need_weights=True · finfo.min` 줄),
+# 그 줄은 모든 키를 똑같이 보는 균등 분포가 되어(위 출력의 `MHA need_weights=True · finfo.min` 줄, `float32`에서
+# `'1/4 · 0'`{ data-claim="apis/fully_masked.py: cells[3 * labels.index('MHA need_weights=True · finfo.min')]" }),
 # `[PAD]`를 포함한 모든 값의 평균을 출력합니다. 기울기도 유한하므로 손실에서 빼지 않으면 뜻 없는 줄이
 # 조용히 학습에 섞입니다. `nan`은 사라졌지만 문제가 숨은 것입니다. 그런 줄은 출력과 손실에서 직접 빼야 합니다.
 #

@@ -24,8 +24,8 @@ causal = run(2, is_causal=True)
 corner = "top-left" if jnp.array_equal(causal != 0, jnp.tri(2, 4, dtype=bool)) else "?"
 pad_q, pad_k = jnp.array([[1, 1, 0]]), jnp.array([[1, 1, 1, 0]])  # 1 = token
 flax_mask = nn.make_attention_mask(pad_q, pad_k)[0, 0]  # float32, 1 = attend
-fw, w03 = (nn.dot_product_attention_weights(q, k, None, m[None, None])[0, 0]
-                   for m in (flax_mask, 0.3 * flax_mask))  # 0.3: does nonzero attend?
+attend = lambda m: nn.dot_product_attention_weights(q, k, None, m[None, None])[0, 0]
+fw, w03 = attend(flax_mask), attend((nonzero := 0.3) * flax_mask)  # does 0.3 attend?
 flax_square = nn.make_causal_mask(pad_k)[0, 0].shape  # (L, L): one length only
 polarity = "True = attend" if same(run(mask=keep[None, None])) else "?"
 rows = [("`jax.nn.dot_product_attention`", polarity, "/".join(kinds), "added (`bias`)",
