@@ -9,7 +9,7 @@
 # %% [markdown]
 # ## 마스크 조각과 조합
 #
-# `causal`, `window`, `first`, `chunk` 네 조각을 `and_masks`, `or_masks`로 묶어 다섯 마스크를 만들고, 각각을
+# `causal`, `window`, `first`, `chunk` 네 조각을 `and_masks`, `or_masks`로 묶어 <span data-claim="flex/zoo.py: len(zoo)">다섯</span> 마스크를 만들고, 각각을
 # FlexAttention과 SDPA로 계산해 차이를 `gap`에 모읍니다.
 
 # %%
@@ -28,8 +28,8 @@ for name, m in keep.items():
 #
 # <details markdown><summary>답</summary>
 #
-# `lambda b, h, q, kv: (q - kv).abs() <= 2` 하나면 됩니다. 가운데 줄은 자기와 양쪽 둘씩, 키 다섯 개를 봅니다.
-# 양 끝의 줄은 한쪽이 잘려 셋입니다. 파이썬의 `abs(q - kv)`도 텐서에서 돌아가지만 `if`는 쓸 수 없습니다.
+# `lambda b, h, q, kv: (q - kv).abs() <= 2` 하나면 됩니다. 가운데 줄은 자기와 양쪽 둘씩, 키 <span data-claim="lab: int(dense_both.sum(-1).max())">다섯</span> 개를 봅니다.
+# 양 끝의 줄은 한쪽이 잘려 <span data-claim="lab: int(dense_both.sum(-1)[0])">셋</span>입니다. 파이썬의 `abs(q - kv)`도 텐서에서 돌아가지만 `if`는 쓸 수 없습니다.
 #
 # </details>
 
@@ -61,7 +61,7 @@ print("max |flex - SDPA|:", gap_both)
 # <details markdown><summary>답</summary>
 #
 # transformers는 자기를 포함해 키 $4096$개를 보므로, 양 끝을 포함하는 FlashAttention에는 `window_size=(4095, 0)`을,
-# attention-gym에는 `4095`를 넘깁니다. 아래 셀은 작은 `W`로 같은 것을 확인합니다.
+# attention-gym에는 `generate_sliding_window(4095)`처럼 넘깁니다. 아래 셀은 작은 `W`로 같은 것을 확인합니다.
 #
 # </details>
 
@@ -76,7 +76,7 @@ for W in (2, 5):
 # %% [markdown]
 # ## 문서 마스크와 packing
 #
-# 두 글을 한 줄로 이어 붙여, 인과 마스크만 쓸 때, 문서 마스크를 쓸 때, 문서 마스크와 다시 센 위치를 함께 쓸 때를
+# <span data-claim="flex/packing.py: len(lengths)">두</span> 글을 한 줄로 이어 붙여, 인과 마스크만 쓸 때, 문서 마스크를 쓸 때, 문서 마스크와 다시 센 위치를 함께 쓸 때를
 # 혼자 돌린 것과 견줍니다.
 
 # %%
@@ -89,8 +89,8 @@ for W in (2, 5):
 #
 # <details markdown><summary>답</summary>
 #
-# `reset`은 글마다 $0$부터 다시 셉니다: `[0, 1, 0, 1, 2, 0, 1, 2]`. 문서 마스크와 함께 쓰면 세 글 모두 반올림 범위에서
-# 혼자 돌린 것과 같습니다. `torch.cat([torch.arange(n) for n in lengths])`로 만들면 손으로 쓰지 않아도 됩니다.
+# `reset`은 글마다 $0$부터 다시 셉니다: `[0, 1, 0, 1, 2, 0, 1, 2]`{ data-claim="lab: reset3.tolist()" }. 문서 마스크와 함께 쓰면 세 글 모두 반올림 범위에서
+# 혼자 돌린 것과 같습니다(차이 `< 1e-6`{ data-claim="lab: gap3" }). `torch.cat([torch.arange(n) for n in lengths])`로 만들면 손으로 쓰지 않아도 됩니다.
 #
 # </details>
 
@@ -104,7 +104,8 @@ with warnings.catch_warnings():  # eager flex_attention on CPU warns: see the ch
     alone3 = torch.cat([layer(x[a:a + n], table[:n], w, causal)
                         for a, n in zip(starts, three)])
     packed3 = layer(x, table[reset3], w, docs3)
-print(reset3.tolist(), "max |packed - alone|:", (packed3 - alone3).abs().max().item())
+gap3 = (packed3 - alone3).abs().max().item()
+print(reset3.tolist(), "max |packed - alone|:", gap3)
 
 # %% [markdown]
 # ## 비용
@@ -117,18 +118,21 @@ print(reset3.tolist(), "max |packed - alone|:", (packed3 - alone3).abs().max().i
 # %% [markdown]
 # ### 해 보기: 창을 넓히면
 #
-# 토큰 $131072$개에서 슬라이딩 윈도를 키 $1024$개에서 $4096$개로 넓히면 건너뛰는 블록의 비율은 어떻게 될까요?
+# 토큰 `131072`{ data-claim="lab: L" } 개에서 슬라이딩 윈도를 키 `1024`{ data-claim="lab: widths[0]" } 개에서 `4096`{ data-claim="lab: widths[1]" } 개로 넓히면 건너뛰는 블록의 비율은 어떻게 될까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 쿼리 블록마다 살아남는 키 블록이 대략 창의 폭을 블록 크기로 나눈 만큼이므로, 창을 네 배로 넓히면 계산하는 블록도
-# 대략 네 배가 됩니다. 건너뛰는 비율은 그만큼 줄지만 여전히 대부분의 블록을 건너뜁니다.
+# 쿼리 블록마다 살아남는 키 블록은 대략 창의 폭을 블록 크기로 나눈 만큼에 대각선의 블록 하나를 더한 수이므로, 창을
+# <span data-claim="lab: widths[1] // widths[0]">네 배</span>로 넓히면 계산하는 블록은 네 배가 조금 못 되는 `3.62`{ data-claim="lab: computed[widths[1]] / computed[widths[0]]" }배가 됩니다. 건너뛰는 비율은
+# `0.9912`{ data-claim="lab: 1 - computed[widths[0]]" }에서 `0.9683`{ data-claim="lab: 1 - computed[widths[1]]" }으로 줄지만 여전히 대부분의 블록을 건너뜁니다.
 #
 # </details>
 
 # %%
-L = 131072
+L, widths = 131072, (1024, 4096)
 q_rows = torch.arange(L)
-for W in (1024, 4096):
+computed = {}  # the fraction of blocks computed, by window width
+for W in widths:
     partial, full = block_map(q_rows - (W - 1), q_rows)
-    print(W, 1 - (partial | full).sum().item() / (L // 128) ** 2)
+    computed[W] = (partial | full).sum().item() / (L // 128) ** 2
+    print(W, "skipped:", 1 - computed[W])

@@ -24,13 +24,14 @@ def block_map(lo, hi, sinks=0, block=128):
 sizes = [8192, 32768, 131072]
 dense = [L * L for L in sizes]  # a bool mask: one byte per cell
 blocks = [16 * (L // 128) ** 2 + 16 * (L // 128) for L in sizes]  # 8 int32 tensors
-names = ["causal", "window 1024", "documents of 1000", "prefix-LM 2048",
-         "chunks of 8192", "window 1024 + 4 sinks"]
+W, sinks = 1024, 4  # the sliding window: keys a query sees; the sinks added to it
+names = ["causal", f"window {W}", "documents of 1000", "prefix-LM 2048",
+         "chunks of 8192", f"window {W} + {sinks} sinks"]
 skipped = {name: [] for name in names}  # the fraction of blocks never computed
 for L in sizes:
     q, zero = torch.arange(L), torch.zeros(L, dtype=torch.int64)
-    rows = [(zero, q), (q - 1023, q), (q - q % 1000, q), (zero, q.clamp(min=2047)),
-            (q - q % 8192, q), (q - 1023, q, 4)]
+    rows = [(zero, q), (q - (W - 1), q), (q - q % 1000, q), (zero, q.clamp(min=2047)),
+            (q - q % 8192, q), (q - (W - 1), q, sinks)]
     for name, row in zip(names, rows):
         partial, full = block_map(*row)
         skipped[name].append(1 - (partial | full).sum().item() / (L // 128) ** 2)
