@@ -15,11 +15,11 @@
 # %% [markdown]
 # ### Try it: a longer sentence
 #
-# If you raise `T` to six, what values end up on the diagonal? Change `T` in the cell below and check.
+# If you raise `T` to <span data-claim="lab: T">six</span>, what values end up on the diagonal? Change `T` in the cell below and check.
 #
 # <details markdown><summary>Answer</summary>
 #
-# The diagonal is $1, \tfrac12, \tfrac13, \dots, \tfrac16$. All the scores are equal, so each row splits $1$
+# The diagonal is $1, \tfrac12, \tfrac13, \dots, \tfrac16$, that is `[1, 0.5, 0.3333, 0.25, 0.2, 0.1667]`{ data-claim="lab: diagonal" }. All the scores are equal, so each row splits $1$
 # evenly among the cells it may see, and the number of cells a row may see is exactly its row number.
 #
 # </details>
@@ -28,7 +28,8 @@
 T = 6
 mask = torch.tril(torch.ones(T, T))
 scores = torch.zeros(T, T).masked_fill(mask == 0, float("-inf"))
-torch.softmax(scores, dim=-1).diagonal()
+diagonal = torch.softmax(scores, dim=-1).diagonal()
+diagonal
 
 # %% [markdown]
 # ## The mask table as a figure
@@ -43,11 +44,11 @@ torch.softmax(scores, dim=-1).diagonal()
 # ### Try it: another phrase
 #
 # Change `chars` in the cell above to another text, for example `"sunrise"` or `"ABCDEFG"`, one letter per
-# token. How many cells hold `1` in all? The cell below counts them for the seven letters `"ABCDEFG"`.
+# token. How many cells hold `1` in all? The cell below counts them for the <span data-claim="lab: len(chars)">seven</span> letters `"ABCDEFG"`.
 #
 # <details markdown><summary>Answer</summary>
 #
-# With $T$ tokens there are $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ cells holding `1`. Seven tokens give
+# With $T$ tokens there are $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ cells holding `1`. <span data-claim="lab: len(chars)">Seven</span> tokens give
 # <span data-claim="lab: int(visible.sum())">twenty-eight</span> cells.
 #
 # </details>
@@ -71,7 +72,8 @@ int(visible.sum())
 # <details markdown><summary>Answer</summary>
 #
 # Axis `1` is the head axis, so the heads share out the same cell among themselves. A masked cell is `-inf`
-# in every head, so that position becomes `nan`. The cell below counts them. The chapter explains it in
+# in every head, so that position becomes `nan`. The cell below counts them: `36`{ data-claim="lab: nans" } of the
+# `96`{ data-claim="lab: wrong.numel()" } cells. The chapter explains it in
 # [Why write `-1` instead of `1`](../causal.md#why-minus-one).
 #
 # </details>
@@ -80,7 +82,8 @@ int(visible.sum())
 hidden = torch.tril(torch.ones(4, 4)) == 0
 scores = torch.randn(2, 3, 4, 4).masked_fill(hidden, float("-inf"))
 wrong = torch.softmax(scores, dim=1)
-int(wrong.isnan().sum()), wrong.numel()
+nans = int(wrong.isnan().sum())
+nans, wrong.numel()
 
 # %% [markdown]
 # ## The mask lets training happen in one pass
@@ -96,11 +99,13 @@ int(wrong.isnan().sum()), wrong.numel()
 #
 # <details markdown><summary>Answer</summary>
 #
-# They differ. Without the mask the first token also sees the later tokens. Only the last row, which may
-# see every token anyway, is the same.
+# They differ (`False`{ data-claim="lab: first_same" }). Without the mask the first token also sees the later tokens. Only the last row, which may
+# see every token anyway, is the same (`True`{ data-claim="lab: last_same" }).
 #
 # </details>
 
 # %%
 first_alone = attention(q[:1], k[:1], v[:1], causal=False)[0]
-torch.allclose(unmasked[0], first_alone), torch.allclose(unmasked[-1], prefix[-1])
+first_same = torch.allclose(unmasked[0], first_alone)
+last_same = torch.allclose(unmasked[-1], prefix[-1])
+first_same, last_same

@@ -14,11 +14,11 @@
 # %% [markdown]
 # ### 해 보기: 더 긴 문장
 #
-# `T`를 여섯으로 늘리면 대각선에는 어떤 값이 놓일까요? 아래 셀의 `T`를 바꿔 가며 확인해 보세요.
+# `T`를 <span data-claim="lab: T">여섯</span>으로 늘리면 대각선에는 어떤 값이 놓일까요? 아래 셀의 `T`를 바꿔 가며 확인해 보세요.
 #
 # <details markdown><summary>답</summary>
 #
-# 대각선은 $1, \tfrac12, \tfrac13, \dots, \tfrac16$입니다. 점수가 모두 같으므로 줄마다 볼 수 있는 칸끼리
+# 대각선은 $1, \tfrac12, \tfrac13, \dots, \tfrac16$, 곧 `[1, 0.5, 0.3333, 0.25, 0.2, 0.1667]`{ data-claim="lab: diagonal" }입니다. 점수가 모두 같으므로 줄마다 볼 수 있는 칸끼리
 # $1$을 똑같이 나누고, 그 줄에서 볼 수 있는 칸의 수가 바로 줄 번호이기 때문입니다.
 #
 # </details>
@@ -27,7 +27,8 @@
 T = 6
 mask = torch.tril(torch.ones(T, T))
 scores = torch.zeros(T, T).masked_fill(mask == 0, float("-inf"))
-torch.softmax(scores, dim=-1).diagonal()
+diagonal = torch.softmax(scores, dim=-1).diagonal()
+diagonal
 
 # %% [markdown]
 # ## 가림표 그림
@@ -40,12 +41,12 @@ torch.softmax(scores, dim=-1).diagonal()
 # %% [markdown]
 # ### 해 보기: 다른 문장
 #
-# 위 셀의 `chars`를 다른 문장(예: `"오늘도좋은하루"`)이나 로마자 일곱 자 `"ABCDEFG"`로 바꿔 보세요. `1`인
-# 칸은 모두 몇 개일까요? 아래 셀은 로마자 일곱 자로 셉니다.
+# 위 셀의 `chars`를 다른 문장(예: `"오늘도좋은하루"`)이나 로마자 `"ABCDEFG"`로 바꿔 보세요. `1`인
+# 칸은 모두 몇 개일까요? 아래 셀은 로마자 <span data-claim="lab: len(chars)">일곱</span> 자로 셉니다.
 #
 # <details markdown><summary>답</summary>
 #
-# 글자 수가 $T$이면 `1`인 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. 일곱 글자면 <span data-claim="lab: int(visible.sum())">스물여덟</span> 칸입니다.
+# 글자 수가 $T$이면 `1`인 칸은 $1 + 2 + \dots + T = \tfrac{T(T+1)}{2}$ 개입니다. <span data-claim="lab: len(chars)">일곱</span> 글자면 <span data-claim="lab: int(visible.sum())">스물여덟</span> 칸입니다.
 #
 # </details>
 
@@ -68,7 +69,8 @@ int(visible.sum())
 # <details markdown><summary>답</summary>
 #
 # 축 `1`은 헤드 축이라서, 같은 칸을 헤드끼리 나눠 갖습니다. 가린 칸은 모든 헤드에서 `-inf`라서 그 자리는
-# `nan`이 됩니다. 아래 셀이 그 수를 셉니다. 자세한 설명은 장의 [`-1`로 쓰는 까닭](../causal.md#why-minus-one)에
+# `nan`이 됩니다. 아래 셀이 그 수를 셉니다: 전체 `96`{ data-claim="lab: wrong.numel()" } 칸 가운데
+# `36`{ data-claim="lab: nans" } 칸입니다. 자세한 설명은 장의 [`-1`로 쓰는 까닭](../causal.md#why-minus-one)에
 # 있습니다.
 #
 # </details>
@@ -77,7 +79,8 @@ int(visible.sum())
 hidden = torch.tril(torch.ones(4, 4)) == 0
 scores = torch.randn(2, 3, 4, 4).masked_fill(hidden, float("-inf"))
 wrong = torch.softmax(scores, dim=1)
-int(wrong.isnan().sum()), wrong.numel()
+nans = int(wrong.isnan().sum())
+nans, wrong.numel()
 
 # %% [markdown]
 # ## 마스크 덕분에 한 번에 학습한다
@@ -92,11 +95,13 @@ int(wrong.isnan().sum()), wrong.numel()
 #
 # <details markdown><summary>답</summary>
 #
-# 다릅니다. 마스크가 없으면 첫 글자도 뒤의 글자를 보기 때문입니다. 같은 것은 모든 글자를 볼 수 있는 마지막
-# 줄뿐입니다.
+# 다릅니다(`False`{ data-claim="lab: first_same" }). 마스크가 없으면 첫 글자도 뒤의 글자를 보기 때문입니다. 같은 것은 모든 글자를 볼 수 있는 마지막
+# 줄뿐입니다(`True`{ data-claim="lab: last_same" }).
 #
 # </details>
 
 # %%
 first_alone = attention(q[:1], k[:1], v[:1], causal=False)[0]
-torch.allclose(unmasked[0], first_alone), torch.allclose(unmasked[-1], prefix[-1])
+first_same = torch.allclose(unmasked[0], first_alone)
+last_same = torch.allclose(unmasked[-1], prefix[-1])
+first_same, last_same
