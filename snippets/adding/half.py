@@ -21,5 +21,6 @@ print("torch.where(keep, scores, -1e9):", where)
 
 # finfo.min plus a modest negative score already overflows
 low = torch.finfo(torch.float16).min
-summed = torch.tensor([low, low]).half() + torch.tensor([-15.0, -16.0]).half()
+extra = torch.tensor([-15.0, -16.0]).half()  # two modest negative scores
+summed = torch.tensor([low, low]).half() + extra
 print("finfo.min - 15, finfo.min - 16:", summed)
