@@ -5,7 +5,7 @@
 # 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
 # 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
 #
-# 모든 예제는 같은 점수 `S`를 씁니다. 줄은 "나는", "학교에", "간다" 세 쿼리이고, 열은 그 세 토큰과 `[PAD]` 두
+# 모든 예제는 같은 점수 `S`를 씁니다. 줄은 "나는", "학교에", "간다" <span data-claim="adding/scores.py: len(queries)">세</span> 쿼리이고, 열은 그 <span data-claim="adding/scores.py: int(keep.sum())">세</span> 토큰과 `[PAD]` <span data-claim="adding/scores.py: int((~keep).sum())">두</span>
 # 개입니다. `keep`은 진짜 토큰이 `True`인 불리언 마스크입니다.
 
 # %% [markdown]
@@ -18,23 +18,26 @@
 # ### 해 보기: [PAD]가 더 많으면
 #
 # 짧은 문장을 긴 문장에 맞추다 보면 `[PAD]`가 두 개가 아니라 수십 개 붙기도 합니다. 점수에 $0$을 곱하는 방식에서
-# `[PAD]`를 $2$, $10$, $50$ 개로 늘리면 `[PAD]`가 가져가는 몫은 어떻게 될까요?
+# `[PAD]`를 늘리면(`n_pad in (2, 10, 50)`) `[PAD]`가 가져가는 몫은 어떻게 될까요?
 #
 # <details markdown><summary>답</summary>
 #
-# `[PAD]`가 늘수록 몫이 커져 $1$에 다가갑니다. $0$을 곱한 `[PAD]`는 한 칸마다 분모에 $e^0 = 1$을 보태므로,
-# 몫은 $\tfrac{n}{n + \sum_j e^{S_j}}$ 입니다($n$은 `[PAD]`의 수, 합은 진짜 토큰만). 같은 문장이라도 배치에서
-# 어떤 긴 문장과 함께 묶였느냐에 따라 출력이 달라진다는 뜻입니다. 진짜 토큰의 점수가 작은 "간다" 줄이 가장 먼저
-# `[PAD]`에 잠식됩니다.
+# `[PAD]`가 늘수록 몫이 커져 $1$에 다가갑니다. `n_pad = 50`이면 줄마다
+# `[0.851, 0.9095, 0.9793]`{ data-claim="lab: shares[50]" }입니다. $0$을 곱한 `[PAD]`는 한 칸마다 분모에
+# $e^0 = 1$을 보태므로, 몫은 $\tfrac{n}{n + \sum_j e^{S_j}}$ 입니다($n$은 `[PAD]`의 수, 합은 진짜 토큰만). 같은
+# 문장이라도 배치에서 어떤 긴 문장과 함께 묶였느냐에 따라 출력이 달라진다는 뜻입니다. 진짜 토큰의 점수가 작은 "간다"
+# 줄이 가장 먼저 `[PAD]`에 잠식됩니다(어느 `n_pad`에서나 몫이 가장 큰 줄인지 물으면
+# `True`{ data-claim="lab: all(int(s.argmax()) == 2 for s in shares.values())" }).
 #
 # </details>
 
 # %%
 S_real = S[:, keep]  # the three real keys
+shares = {}  # number of [PAD] -> the share they take in each row
 for n_pad in (2, 10, 50):
     padded = torch.cat([S_real, torch.zeros(3, n_pad)], dim=-1)  # [PAD] * 0 = 0
-    share = torch.softmax(padded, dim=-1)[:, 3:].sum(dim=-1)
-    print(f"{n_pad:>2} [PAD]: share per row", share)
+    shares[n_pad] = torch.softmax(padded, dim=-1)[:, 3:].sum(dim=-1)
+    print(f"{n_pad:>2} [PAD]: share per row", shares[n_pad])
 
 # %% [markdown]
 # ## −∞를 곱하면
@@ -50,7 +53,9 @@ for n_pad in (2, 10, 50):
 #
 # <details markdown><summary>답</summary>
 #
-# "나는"과 "학교에" 줄은 정답이 나옵니다. 하지만 "간다" 줄은 여전히 `nan`입니다. 그 줄의 첫째 `[PAD]` 점수가
+# "나는"과 "학교에" 줄은 정답이 나옵니다. 하지만 "간다" 줄은 여전히 `nan`입니다(줄마다 정답과 같은지 물으면
+# `[True, True, False]`{ data-claim="lab: matches" }, "간다" 줄이 모두 `nan`인지 물으면
+# `True`{ data-claim="lab: bool(weights_pos[2].isnan().all())" }). 그 줄의 첫째 `[PAD]` 점수가
 # 정확히 $0$이라 절댓값도 $0$이고, $0 \times (-\infty)$는 `nan` 이기 때문입니다. 곱하기 방식이 맞는지는 점수
 # **값**에 달려 있어서, 작은 예나 운 좋은 무작위 점수로 한 시험은 통과해 버립니다. 더하기는 어떤 점수에서도 같은
 # 답을 내므로 이런 함정이 없습니다.
@@ -83,8 +88,9 @@ print("row matches:", matches)
 #
 # <details markdown><summary>답</summary>
 #
-# 오류는 나지 않고, 줄의 합도 여전히 $1$입니다. 다만 진짜 토큰 세 칸이 정확히 $0$이 되고 가중치가 모두 `[PAD]`
-# 두 칸에 갑니다. 가산 마스크는 어느 칸을 가리든 성실히 가리므로, "합이 $1$ 인가", "`nan`이 없는가" 같은 검사로는
+# 오류는 나지 않고, 줄의 합도 여전히 `1.0000`{ data-claim="lab: weights_flipped.sum(dim=-1)" }입니다. 다만 진짜
+# 토큰 <span data-claim="lab: int(keep.sum())">세</span> 칸이 정확히 `0`{ data-claim="lab: weights_flipped[:, keep]" }이
+# 되고 가중치가 모두 `[PAD]` <span data-claim="lab: int((~keep).sum())">두</span> 칸에 갑니다. 가산 마스크는 어느 칸을 가리든 성실히 가리므로, "합이 $1$ 인가", "`nan`이 없는가" 같은 검사로는
 # 방향이 틀린 것을 잡을 수 없습니다. 가린 칸이 `[PAD]` 인지를 직접 확인해야 합니다(아래 셀의 마지막 줄).
 #
 # </details>
@@ -105,28 +111,37 @@ print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 # %% [markdown]
 # ### 해 보기: float32에서는
 #
-# 예제는 float16에서 `[PAD]` 점수 $20$ 하나로 "나는" 줄을 `nan`으로 만들었습니다. float32는 범위가 훨씬
-# 넓습니다. `[PAD]` 점수를 $20$, $100$, $105$, $110$으로 올리며 "소프트맥스 뒤에 가리기"의 "나는" 줄을 보세요.
-# 정답은 먼저 더한 쪽입니다.
+# 예제는 float16에서 `[PAD]` 점수 `20`{ data-claim="adding/after.py: S16[0, 3]" } 하나로 "나는" 줄을 `nan`으로
+# 만들었습니다. float32는 범위가 훨씬 넓습니다. `[PAD]` 점수를 올리며(`pad_score in (20.0, 100.0, 105.0, 110.0)`)
+# "소프트맥스 뒤에 가리기"의 "나는" 줄을 보세요. 정답은 먼저 더한 쪽입니다.
 #
 # <details markdown><summary>답</summary>
 #
-# $20$에서는 float32가 버팁니다. 하지만 $100$에서는 `nan`도 없이 **조용히** 틀린 값이 나옵니다. 진짜 토큰의
-# $e^{S_j - 100}$이 float32의 비정규수 구간까지 내려가 유효숫자를 대부분 잃었기 때문입니다. $105$에서는 작은 두
-# 칸이 $0$으로 언더플로하고 가장 큰 칸만 남아, 다시 나누면 원-핫이 됩니다. 역시 오류는 없습니다. $110$ 에서야 세 칸이
-# 모두 $0$이 되어 $\tfrac00$의 `nan`이 나옵니다. 먼저 더한 쪽은 `[PAD]`가 최댓값 후보에서 빠지므로 점수가 얼마든
-# 같은 답입니다. 자료형마다의 언더플로 경계는 [지수함수 장](../exp.md#underflow)에 있습니다.
+# `20`{ data-claim="lab: max(s for s in kinds if kinds[s] == 'right')" }에서는 float32가 버팁니다. 하지만
+# `100`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'wrong')" }에서는 `nan`도 없이 **조용히** 틀린 값이
+# 나옵니다. 진짜 토큰의 $e^{S_j - 100}$이 float32의 비정규수 구간까지 내려가 유효숫자를 대부분 잃었기 때문입니다.
+# `105`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'one-hot')" }에서는 작은
+# <span data-claim="lab: int((rows[105.0][keep] == 0).sum())">두</span> 칸이 $0$으로 언더플로하고 가장 큰 칸만 남아,
+# 다시 나누면 원-핫이 됩니다. 역시 오류는 없습니다.
+# `110`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'nan')" }에서야
+# <span data-claim="lab: int(keep.sum())">세</span> 칸이 모두 $0$이 되어 $\tfrac00$의 `nan`이 나옵니다. 먼저 더한
+# 쪽은 `[PAD]`가 최댓값 후보에서 빠지므로 점수가 얼마든 같은 답입니다(네 점수에서 모두 같은지 물으면
+# `True`{ data-claim="lab: all(torch.equal(r, early[0]) for r in firsts.values())" }). 자료형마다의 언더플로 경계는 [지수함수 장](../exp.md#underflow)에 있습니다.
 #
 # </details>
 
 # %%
+rows, firsts, kinds = {}, {}, {}  # by [PAD] score: row 0 masked late, masked first, what late gives
 for pad_score in (20.0, 100.0, 105.0, 110.0):
     S32 = S.clone()
     S32[0, 3] = pad_score
     late = torch.softmax(S32, dim=-1) * keep
     late = late / late.sum(dim=-1, keepdim=True)
     early = torch.softmax(S32 + M, dim=-1)
-    print(f"[PAD] = {pad_score:g}")
+    rows[pad_score], firsts[pad_score] = late[0], early[0]
+    kinds[pad_score] = ("nan" if late[0].isnan().any() else "one-hot" if late[0].max() == 1
+                        else "right" if torch.allclose(late[0], early[0]) else "wrong")
+    print(f"[PAD] = {pad_score:g}: softmax first is {kinds[pad_score]}")
     print("  softmax first:", [round(x, 4) for x in late[0].tolist()])
     print("  mask first:   ", [round(x, 4) for x in early[0].tolist()])
 
@@ -151,7 +166,8 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 # 알려 줍니다. ② 는 위 표에서 본 것처럼 float16이 `-1e9`를 담지 못해 `-inf`로 바뀌므로 `ValueError`를 내고
 # `finfo.min`을 권합니다. ④ 는 정수에 $-\infty$가 없으므로 `TypeError`입니다. ⑤ 의 채움값 $0$은 아무것도
 # 가리지 않으니 `ValueError`입니다. 조용히 틀린 마스크를 만드는 대신, 무엇이 틀렸는지 말하며 멈추는 것이 이
-# 함수의 목적입니다.
+# 함수의 목적입니다. 다섯 호출의 결과를 차례로 적으면
+# `['TypeError', 'ValueError', 'mask', 'TypeError', 'ValueError']`{ data-claim="lab: list(got.values())" }입니다.
 #
 # </details>
 
@@ -164,9 +180,12 @@ tries = {
     "(4) int64": dict(keep=keep, dtype=torch.int64),
     "(5) fill 0": dict(keep=keep, fill=0.0),
 }
+got = {}  # what each call gave: a mask, or the name of its error
 for label, kwargs in tries.items():
     try:
         print(label, "->", additive_mask(**kwargs).tolist())
+        got[label] = "mask"
     except (TypeError, ValueError) as err:
         print(label, "->", type(err).__name__)
         print("   ", err)
+        got[label] = type(err).__name__
