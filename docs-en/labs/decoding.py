@@ -23,16 +23,19 @@
 #
 # <details markdown><summary>Answer</summary>
 #
-# Four rows are empty; in general, $L_Q - L_K$ rows. Bottom-right alignment lines up the last query with the last
+# <span data-claim="lab: empty[6, 2]">Four</span> rows are empty; in general, $L_Q - L_K$ rows (asked whether that holds for
+# the three pairs in the cell below: `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). Bottom-right alignment lines up the last query with the last
 # key, so query $i$ sees keys $0, \dots, i - (L_Q - L_K)$, and when $i < L_Q - L_K$ it has no key to see. A length
 # of $0$ is refused with a `ValueError`: an attention with no keys has only empty rows, so it means nothing.
 #
 # </details>
 
 # %%
+empty = {}  # (L_Q, L_K) -> rows that see no key, bottom-right aligned
 for l_q, l_k in [(6, 2), (7, 3), (4, 4)]:
     mask = causal_mask(l_q, l_k, "bottom_right")
-    print(f"L_Q={l_q}, L_K={l_k}: rows with no key = {int((~mask.any(dim=-1)).sum())}")
+    empty[l_q, l_k] = int((~mask.any(dim=-1)).sum())
+    print(f"L_Q={l_q}, L_K={l_k}: rows with no key = {empty[l_q, l_k]}")
 try:
     causal_mask(0, 5)
 except ValueError as error:
@@ -50,7 +53,7 @@ except ValueError as error:
 # %% [markdown]
 # ## KV cache
 #
-# We prefill four tokens, decode the rest one token at a time, and compare each step's output with the output
+# We prefill <span data-claim="decoding/kv_cache.py: steps[0][1]">four</span> tokens, decode the rest one token at a time, and compare each step's output with the output
 # computed in one pass.
 
 # %%
@@ -65,11 +68,12 @@ except ValueError as error:
 #
 # <details markdown><summary>Answer</summary>
 #
-# Two tokens at a time also match, because `decode_step` treats however many new tokens it is given as the last
+# Two tokens at a time also match (largest gap `< 1e-6`{ data-claim="lab: (by_two - full).abs().max()" }), because `decode_step` treats however many new tokens it is given as the last
 # positions of the cache and builds a bottom-right aligned mask. With `is_causal=True`, the prefill is the same
 # ($L_Q = L_K$), but at every decode step the new query sees only the first key. The output becomes the first token's
-# value vector and is far from the output computed in one pass. When the cache is too small, `append` raises a
-# `ValueError` that states by how much it overflows.
+# value vector (asked step by step: `[True, True, True, True]`{ data-claim="lab: first_value" }) and is far from the
+# output computed in one pass (every step is off by `> 0.4`{ data-claim="lab: causal_gaps" }). When the cache is too
+# small, `append` raises a `ValueError` that states by how much it overflows.
 #
 # </details>
 
@@ -83,13 +87,15 @@ by_two = torch.cat([decode_step(x[a:b], cache, *w) for a, b in pairs])
 print(f"two at a time: max |diff| = {(by_two - full).abs().max().item():.1e}")
 
 keys, values = x @ w[1], x @ w[2]
+causal_gaps, first_value = [], []  # per decode step with is_causal=True
 for i in range(4, 8):  # one new query, cache of i + 1 keys, top-left aligned
     query = x[i:i + 1] @ w[0]
     out = F.scaled_dot_product_attention(query, keys[:i + 1], values[:i + 1],
                                          is_causal=True)
-    diff = (out - full[i]).abs().max().item()
-    print(f"is_causal=True, token {i}: |diff| = {diff:.3f},",
-          f"equals the first value vector: {torch.allclose(out[0], values[0])}")
+    causal_gaps.append((out - full[i]).abs().max().item())
+    first_value.append(torch.allclose(out[0], values[0]))
+    print(f"is_causal=True, token {i}: |diff| = {causal_gaps[-1]:.3f},",
+          f"equals the first value vector: {first_value[-1]}")
 try:
     small = new_cache(6, 6)
     for a, b in steps:
@@ -100,7 +106,7 @@ except ValueError as error:
 # %% [markdown]
 # ## Left padding and `position_ids`
 #
-# We compare a left-padded batch of three prompts of different lengths with the results of running each prompt
+# We compare a left-padded batch of <span data-claim="decoding/left_pad.py: len(prompts)">three</span> prompts of different lengths with the results of running each prompt
 # alone.
 
 # %%
@@ -115,7 +121,7 @@ except ValueError as error:
 #
 # <details markdown><summary>Answer</summary>
 #
-# They are equal. With right padding the real tokens start in the first slot, so the slot index is the position, and the
+# They are equal (largest gap over the three prompts `< 1e-6`{ data-claim="lab: max(right_gaps)" }). With right padding the real tokens start in the first slot, so the slot index is the position, and the
 # `[PAD]` are all at the end, where the causal mask already hides them. But generation appends the new token right
 # after the last token of each sentence. With right padding that place differs from sentence to sentence, with
 # `[PAD]` in between, so the batch cannot grow by one slot at a time as a whole. Left padding lines up the ends of all
@@ -128,8 +134,8 @@ L = max(len(p) for p in prompts)
 right = torch.tensor([p + [0] * (L - len(p)) for p in prompts])
 keep_right = torch.arange(L) < torch.tensor([len(p) for p in prompts])[:, None]
 out_right = forward(right, keep_right, torch.arange(L).expand(right.shape), *params)
-for b, a in enumerate(alone):
-    gap = (out_right[b, keep_right[b]] - a).abs().max().item()
+right_gaps = [(out_right[b, keep_right[b]] - a).abs().max().item() for b, a in enumerate(alone)]
+for b, gap in enumerate(right_gaps):
     print(f"prompt {b}: right padding, arange positions: max |diff| = {gap:.1e}")
 
 # %% [markdown]
@@ -143,21 +149,25 @@ for b, a in enumerate(alone):
 # %% [markdown]
 # ### Try it: a huge number or `inf` instead of `nan`
 #
-# If the empty slots are filled with `1e30` or `inf` instead of `nan` and masked with a boolean mask, what happens to
-# the output?
+# If the empty slots are filled with a huge finite number or with infinity instead of `nan`
+# (`fill in (1e30, float("inf"))`) and masked with a boolean mask, what happens to the output?
 #
 # <details markdown><summary>Answer</summary>
 #
-# `1e30` is finite in `float32`, so the scores are finite too; adding $-\infty$ masks them, and multiplying by a weight
-# of $0$ gives $0$. The output equals the sliced one. `inf` is different. On the value side $0 \times \infty$ is `nan`,
-# and on the key side the scores become $\pm\infty$, and adding $-\infty$ can give `nan`. You cannot know what
+# `fill = 1e30` is finite in `float32`, so the scores are finite too; adding $-\infty$ masks them, and multiplying by a
+# weight of $0$ gives $0$. The output equals the sliced one (`True`{ data-claim="lab: fill_same[0]" }, with
+# `0`{ data-claim="lab: fill_nans[0]" } `nan`). `inf` is different. On the value side $0 \times \infty$ is `nan`, and on
+# the key side the scores become $\pm\infty$, and adding $-\infty$ can give `nan`. Here
+# `4`{ data-claim="lab: fill_nans[1]" } of the output's `4`{ data-claim="lab: reference.numel()" } cells are `nan`. You cannot know what
 # uninitialized memory holds, so creating the empty slots with $0$ or slicing them off is the safe choice.
 #
 # </details>
 
 # %%
+fill_nans, fill_same = [], []  # per fill: NaN in the output, and whether it equals the slice
 for fill in (1e30, float("inf")):
     k_fill, v_fill = k.nan_to_num(fill), v.nan_to_num(fill)
     out = sdpa(q, k_fill, v_fill, attn_mask=keep)
-    print(f"fill {fill:g}: NaN {int(out.isnan().sum())} of {out.numel()},",
-          f"same as slice: {torch.allclose(out, reference)}")
+    fill_nans.append(int(out.isnan().sum()))
+    fill_same.append(torch.allclose(out, reference))
+    print(f"fill {fill:g}: NaN {fill_nans[-1]} of {out.numel()}, same as slice: {fill_same[-1]}")

@@ -22,16 +22,19 @@
 #
 # <details markdown><summary>답</summary>
 #
-# 네 줄이 빕니다. 일반적으로 $L_Q - L_K$ 줄입니다. 오른쪽 아래 정렬은 마지막 쿼리를 마지막 키에 맞추므로, 쿼리
+# <span data-claim="lab: empty[6, 2]">네</span> 줄이 빕니다. 일반적으로 $L_Q - L_K$ 줄입니다(아래 셀의 세 쌍에서 모두 그런지
+# 물으면 `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). 오른쪽 아래 정렬은 마지막 쿼리를 마지막 키에 맞추므로, 쿼리
 # $i$는 키 $0, \dots, i - (L_Q - L_K)$를 보고, $i < L_Q - L_K$이면 볼 키가 없습니다. 길이 $0$은 `ValueError`로
 # 거절합니다. 키가 없는 어텐션은 모든 줄이 빈 줄이라 뜻이 없기 때문입니다.
 #
 # </details>
 
 # %%
+empty = {}  # (L_Q, L_K) -> rows that see no key, bottom-right aligned
 for l_q, l_k in [(6, 2), (7, 3), (4, 4)]:
     mask = causal_mask(l_q, l_k, "bottom_right")
-    print(f"L_Q={l_q}, L_K={l_k}: rows with no key = {int((~mask.any(dim=-1)).sum())}")
+    empty[l_q, l_k] = int((~mask.any(dim=-1)).sum())
+    print(f"L_Q={l_q}, L_K={l_k}: rows with no key = {empty[l_q, l_k]}")
 try:
     causal_mask(0, 5)
 except ValueError as error:
@@ -49,7 +52,7 @@ except ValueError as error:
 # %% [markdown]
 # ## KV 캐시
 #
-# 토큰 넷을 프리필하고 나머지를 한 토큰씩 디코딩해, 단계마다의 출력을 한 번에 계산한 출력과 견줍니다.
+# 토큰 <span data-claim="decoding/kv_cache.py: steps[0][1]">넷</span>을 프리필하고 나머지를 한 토큰씩 디코딩해, 단계마다의 출력을 한 번에 계산한 출력과 견줍니다.
 
 # %%
 # snippet: decoding/kv_cache.py
@@ -63,10 +66,11 @@ except ValueError as error:
 #
 # <details markdown><summary>답</summary>
 #
-# 두 토큰씩 넣어도 같습니다. `decode_step`은 새 토큰이 몇 개든 캐시의 마지막 자리로 보고 오른쪽 아래 정렬
+# 두 토큰씩 넣어도 같습니다(가장 큰 차이 `< 1e-6`{ data-claim="lab: (by_two - full).abs().max()" }). `decode_step`은 새 토큰이 몇 개든 캐시의 마지막 자리로 보고 오른쪽 아래 정렬
 # 마스크를 만들기 때문입니다. `is_causal=True`로 바꾸면 프리필은 같지만($L_Q = L_K$), 디코딩 단계마다 새 쿼리가
-# 첫 키만 봅니다. 출력은 첫 토큰의 값 벡터가 되어 한 번에 계산한 출력과 크게 어긋납니다. 캐시가 모자라면
-# `append`가 넘치는 수를 밝힌 `ValueError`를 냅니다.
+# 첫 키만 봅니다. 출력은 첫 토큰의 값 벡터가 되어(단계마다 그런지 물으면
+# `[True, True, True, True]`{ data-claim="lab: first_value" }) 한 번에 계산한 출력과 크게 어긋납니다(단계마다의 차이가
+# `> 0.4`{ data-claim="lab: causal_gaps" }). 캐시가 모자라면 `append`가 넘치는 수를 밝힌 `ValueError`를 냅니다.
 #
 # </details>
 
@@ -80,13 +84,15 @@ by_two = torch.cat([decode_step(x[a:b], cache, *w) for a, b in pairs])
 print(f"two at a time: max |diff| = {(by_two - full).abs().max().item():.1e}")
 
 keys, values = x @ w[1], x @ w[2]
+causal_gaps, first_value = [], []  # per decode step with is_causal=True
 for i in range(4, 8):  # one new query, cache of i + 1 keys, top-left aligned
     query = x[i:i + 1] @ w[0]
     out = F.scaled_dot_product_attention(query, keys[:i + 1], values[:i + 1],
                                          is_causal=True)
-    diff = (out - full[i]).abs().max().item()
-    print(f"is_causal=True, token {i}: |diff| = {diff:.3f},",
-          f"equals the first value vector: {torch.allclose(out[0], values[0])}")
+    causal_gaps.append((out - full[i]).abs().max().item())
+    first_value.append(torch.allclose(out[0], values[0]))
+    print(f"is_causal=True, token {i}: |diff| = {causal_gaps[-1]:.3f},",
+          f"equals the first value vector: {first_value[-1]}")
 try:
     small = new_cache(6, 6)
     for a, b in steps:
@@ -97,7 +103,7 @@ except ValueError as error:
 # %% [markdown]
 # ## 왼쪽 패딩과 position_ids
 #
-# 길이가 다른 프롬프트 셋을 왼쪽 패딩한 배치와, 각 프롬프트를 혼자 넣은 결과를 견줍니다.
+# 길이가 다른 프롬프트 <span data-claim="decoding/left_pad.py: len(prompts)">셋</span>을 왼쪽 패딩한 배치와, 각 프롬프트를 혼자 넣은 결과를 견줍니다.
 
 # %%
 # snippet: decoding/left_pad.py
@@ -110,7 +116,7 @@ except ValueError as error:
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다. 오른쪽 패딩에서는 진짜 토큰이 칸 $0$부터 시작하므로 칸 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
+# 같습니다(세 프롬프트의 가장 큰 차이 `< 1e-6`{ data-claim="lab: max(right_gaps)" }). 오른쪽 패딩에서는 진짜 토큰이 칸 $0$부터 시작하므로 칸 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
 # 인과 마스크가 이미 가립니다. 그러나 생성은 각 문장의 마지막 토큰 바로 뒤에 새 토큰을 붙입니다. 오른쪽 패딩에서는
 # 문장마다 그 자리가 다르고 그 사이에 `[PAD]`가 끼므로, 한 배치를 한 번에 한 칸씩 늘려 갈 수 없습니다. 왼쪽
 # 패딩은 모든 문장의 끝을 같은 칸에 맞추고, 그 대가로 마스크와 `position_ids`를 맞춰야 합니다.
@@ -122,8 +128,8 @@ L = max(len(p) for p in prompts)
 right = torch.tensor([p + [0] * (L - len(p)) for p in prompts])
 keep_right = torch.arange(L) < torch.tensor([len(p) for p in prompts])[:, None]
 out_right = forward(right, keep_right, torch.arange(L).expand(right.shape), *params)
-for b, a in enumerate(alone):
-    gap = (out_right[b, keep_right[b]] - a).abs().max().item()
+right_gaps = [(out_right[b, keep_right[b]] - a).abs().max().item() for b, a in enumerate(alone)]
+for b, gap in enumerate(right_gaps):
     print(f"prompt {b}: right padding, arange positions: max |diff| = {gap:.1e}")
 
 # %% [markdown]
@@ -137,20 +143,25 @@ for b, a in enumerate(alone):
 # %% [markdown]
 # ### 해 보기: nan 대신 아주 큰 수나 inf
 #
-# 빈 칸을 `nan` 대신 `1e30`이나 `inf`로 채우고 불리언 마스크로 가리면 출력은 어떻게 될까요?
+# 빈 칸을 `nan` 대신 아주 큰 유한값이나 무한대로 채우고(`fill in (1e30, float("inf"))`) 불리언 마스크로 가리면 출력은
+# 어떻게 될까요?
 #
 # <details markdown><summary>답</summary>
 #
-# `1e30`은 `float32`에서 유한하므로 점수도 유한하고, $-\infty$를 더하면 가려지고, 가중치 $0$을 곱하면 $0$입니다.
-# 출력은 잘라 낸 것과 같습니다. `inf`는 다릅니다. 값 쪽에서 $0 \times \infty$가 `nan`이고, 키 쪽에서도 점수가
-# $\pm\infty$가 되어 $-\infty$를 더하면 `nan`이 될 수 있습니다. 초기화하지 않은 메모리에 무엇이 있을지 모르니,
+# `fill = 1e30`은 `float32`에서 유한하므로 점수도 유한하고, $-\infty$를 더하면 가려지고, 가중치 $0$을 곱하면 $0$입니다.
+# 출력은 잘라 낸 것과 같습니다(`True`{ data-claim="lab: fill_same[0]" }, `nan`은
+# `0`{ data-claim="lab: fill_nans[0]" } 개). `inf`는 다릅니다. 값 쪽에서 $0 \times \infty$가 `nan`이고, 키 쪽에서도
+# 점수가 $\pm\infty$가 되어 $-\infty$를 더하면 `nan`이 될 수 있습니다. 이 예에서는 출력
+# `4`{ data-claim="lab: reference.numel()" } 칸 가운데 `4`{ data-claim="lab: fill_nans[1]" } 칸이 `nan`입니다. 초기화하지 않은 메모리에 무엇이 있을지 모르니,
 # 빈 칸은 $0$으로 만들거나 잘라 내는 것이 안전합니다.
 #
 # </details>
 
 # %%
+fill_nans, fill_same = [], []  # per fill: NaN in the output, and whether it equals the slice
 for fill in (1e30, float("inf")):
     k_fill, v_fill = k.nan_to_num(fill), v.nan_to_num(fill)
     out = sdpa(q, k_fill, v_fill, attn_mask=keep)
-    print(f"fill {fill:g}: NaN {int(out.isnan().sum())} of {out.numel()},",
-          f"same as slice: {torch.allclose(out, reference)}")
+    fill_nans.append(int(out.isnan().sum()))
+    fill_same.append(torch.allclose(out, reference))
+    print(f"fill {fill:g}: NaN {fill_nans[-1]} of {out.numel()}, same as slice: {fill_same[-1]}")
