@@ -22,8 +22,9 @@ wrong, wrong_push = attend(a, b, v, g, 1.0)  # forgot to scale
 fixed, fixed_push = attend(a, b, v, g, d_k**0.5)
 top = [w.max(dim=-1).values for w in (wrong, fixed)]  # largest weight per row
 mean_top = [t.mean().item() for t in top]
-sharp_rows = [int((t > 0.99).sum()) for t in top]
-frozen = [int((p < 1e-6).sum()) for p in (wrong_push, fixed_push)]
+sharp, still = 0.99, 1e-6  # a row is sharp above this top weight, a query frozen below this push
+sharp_rows = [int((t > sharp).sum()) for t in top]
+frozen = [int((p < still).sum()) for p in (wrong_push, fixed_push)]
 for i, name in enumerate(["QK^T", "QK^T / sqrt(d_k)"]):
-    print(f"{name}: mean largest weight {mean_top[i]:.4f}, rows above 0.99: "
+    print(f"{name}: mean largest weight {mean_top[i]:.4f}, rows above {sharp}: "
           f"{sharp_rows[i]}, frozen queries: {frozen[i]} of {length}")
