@@ -26,8 +26,9 @@
 # <details markdown><summary>Answer</summary>
 #
 # The integer mask is refused with `TypeError`, because only whoever made it knows whether `1` means attend or
-# masked. `mask.bool()` reads `1` as attend, so the first three keys get $\tfrac13$ each; `mask == 0` reads `1` as
-# masked, so the last two keys get $\tfrac12$ each. The two conversions see opposite cells, so choose based on the
+# masked. `mask.bool()` reads `1` as attend, so the first <span data-claim="lab: int(ints.sum())">three</span> keys get
+# `1/3`{ data-claim="lab: as_keep[:3]" } each; `mask == 0` reads `1` as masked, so the last
+# <span data-claim="lab: int((ints == 0).sum())">two</span> keys get `1/2`{ data-claim="lab: as_hide[3:]" } each. The two conversions see opposite cells, so choose based on the
 # convention of whoever made the mask.
 #
 # </details>
@@ -38,8 +39,10 @@ try:
     attention(q, k, v, ints)
 except TypeError as error:
     print("TypeError:", error)
-print("mask.bool():", attention(q, k, v, ints.bool())[1][0])
-print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
+as_keep = attention(q, k, v, ints.bool())[1][0]  # 1 read as "take part"
+as_hide = attention(q, k, v, ints == 0)[1][0]  # 1 read as "masked"
+print("mask.bool():", as_keep)
+print("mask == 0  :", as_hide)
 
 # %% [markdown]
 # ## Fully masked rows
@@ -58,21 +61,24 @@ print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
 #
 # <details markdown><summary>Answer</summary>
 #
-# Not $0$: the four keys get $\tfrac14$ each, evenly. This function treats a row as "fully masked" only when every cell
+# Not $0$: the <span data-claim="lab: L_K">four</span> keys get `1/4`{ data-claim="lab: low_rows['float finfo.min']" } each, evenly. This function treats a row as "fully masked" only when every cell
 # of the row is exactly $-\infty$. Fill it with a finite value and the row's scores all become equal, and by the shift
-# invariance of the softmax the result is a uniform distribution. SDPA gives the same result. With the boolean mask the
-# row sums to $0$, with the float mask to $1$, but either way the output means nothing, so it must be left out of the
+# invariance of the softmax the result is a uniform distribution. SDPA gives the same result (asked for both masks:
+# `[True, True]`{ data-claim="lab: list(low_same.values())" }). With the boolean mask the row sums to
+# `0`{ data-claim="lab: low_sums['bool keep'][1]" }, with the float mask to `1`{ data-claim="lab: low_sums['float finfo.min'][1]" }, but either way the output means nothing, so it must be left out of the
 # loss.
 #
 # </details>
 
 # %%
 low = torch.zeros(L_Q, L_K).masked_fill(~keep, torch.finfo(torch.float32).min)
+low_rows, low_sums, low_same = {}, {}, {}  # by mask: row 1, the row sums, same as SDPA
 for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
     out, w = attention(q0, k0, v0, mask)
-    same = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
-    print(f"{name:>15}: row 1 = {w[1].tolist()}")
-    print(f"{'':>15}  row sums = {w.sum(dim=-1).tolist()}, same as SDPA: {same}")
+    low_rows[name], low_sums[name] = w[1], w.sum(dim=-1)
+    low_same[name] = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
+    print(f"{name:>15}: row 1 = {low_rows[name].tolist()}")
+    print(f"{'':>15}  row sums = {low_sums[name].tolist()}, same as SDPA: {low_same[name]}")
 
 # %% [markdown]
 # ## Aligning the causal mask
@@ -91,16 +97,20 @@ for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
 #
 # <details markdown><summary>Answer</summary>
 #
-# With $L_Q = 1$, top-left alignment sees only the first key, and bottom-right alignment sees all four keys. Using
+# With $L_Q = 1$, top-left alignment sees only <span data-claim="lab: first_sees[1][0]">one</span> key, the first, and
+# bottom-right alignment sees all <span data-claim="lab: first_sees[1][1]">four</span> keys. Using
 # `is_causal=True` as is when generating one token at a time means the new token sees none of the preceding context.
-# With $L_Q = L_K$ the two alignments are the same mask. Alignment matters only when the lengths differ.
+# With $L_Q = L_K$ the two alignments are the same mask. Alignment matters only when the lengths differ (asked whether
+# the two masks agree for one, two and four new queries: `[False, False, True]`{ data-claim="lab: [s[2] for s in first_sees.values()]" }).
 #
 # </details>
 
 # %%
+first_sees = {}  # new queries -> keys the first one sees (top-left, bottom-right), same mask
 for n_new in (1, 2, 4):
     top = torch.ones(n_new, L_K, dtype=torch.bool).tril()
     bottom = torch.ones(n_new, L_K, dtype=torch.bool).tril(L_K - n_new)
+    first_sees[n_new] = (int(top[0].sum()), int(bottom[0].sum()), torch.equal(top, bottom))
     print(f"L_Q={n_new}: top-left sees {top.sum(-1).tolist()},",
           f"bottom-right sees {bottom.sum(-1).tolist()},",
           f"same: {torch.equal(top, bottom)}")
@@ -122,9 +132,10 @@ for n_new in (1, 2, 4):
 #
 # <details markdown><summary>Answer</summary>
 #
-# The output changes. Even with the same projection matrices, the last axis is cut differently, so the groups summed in
-# each dot product and the units the softmax runs over change. With four heads, each head is two wide and the divisor is
-# $\sqrt{2}$. It still matches the four-head MHA within rounding. The number of heads is not stored in the weights; it
+# The output changes (largest gap `> 0.5`{ data-claim="lab: (by_four - ours).abs().max()" }). Even with the same projection matrices, the last axis is cut differently, so the groups summed in
+# each dot product and the units the softmax runs over change. With four heads, each head is
+# <span data-claim="lab: d_model // 4">two</span> wide and the divisor is $\sqrt{2}$. It still matches the four-head MHA
+# within rounding (largest gap `< 1e-6`{ data-claim="lab: (by_four - by_mha4).abs().max()" }). The number of heads is not stored in the weights; it
 # is part of the model's architecture.
 #
 # </details>

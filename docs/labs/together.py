@@ -25,8 +25,9 @@
 # <details markdown><summary>답</summary>
 #
 # 정수 마스크는 `TypeError`로 거절됩니다. `1`이 참여인지 가림인지는 만든 사람만 알기 때문입니다.
-# `mask.bool()`은 `1`을 참여로 읽어 앞의 세 키가 $\tfrac13$씩 나눠 갖고, `mask == 0`은 `1`을 가림으로 읽어
-# 뒤의 두 키가 $\tfrac12$씩 나눠 갖습니다. 두 변환은 정반대의 칸을 보므로, 마스크를 만든 쪽의 규약을 알고
+# `mask.bool()`은 `1`을 참여로 읽어 앞의 <span data-claim="lab: int(ints.sum())">세</span> 키가
+# `1/3`{ data-claim="lab: as_keep[:3]" }씩 나눠 갖고, `mask == 0`은 `1`을 가림으로 읽어 뒤의
+# <span data-claim="lab: int((ints == 0).sum())">두</span> 키가 `1/2`{ data-claim="lab: as_hide[3:]" }씩 나눠 갖습니다. 두 변환은 정반대의 칸을 보므로, 마스크를 만든 쪽의 규약을 알고
 # 골라야 합니다.
 #
 # </details>
@@ -37,8 +38,10 @@ try:
     attention(q, k, v, ints)
 except TypeError as error:
     print("TypeError:", error)
-print("mask.bool():", attention(q, k, v, ints.bool())[1][0])
-print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
+as_keep = attention(q, k, v, ints.bool())[1][0]  # 1 read as "take part"
+as_hide = attention(q, k, v, ints == 0)[1][0]  # 1 read as "masked"
+print("mask.bool():", as_keep)
+print("mask == 0  :", as_hide)
 
 # %% [markdown]
 # ## 모두 가려진 줄
@@ -56,20 +59,23 @@ print("mask == 0  :", attention(q, k, v, ints == 0)[1][0])
 #
 # <details markdown><summary>답</summary>
 #
-# $0$이 아니라 네 키에 고르게 $\tfrac14$ 씩입니다. 이 함수가 "모두 가려짐"으로 보는 것은 줄의 모든 칸이 정확히
+# $0$이 아니라 <span data-claim="lab: L_K">네</span> 키에 고르게 `1/4`{ data-claim="lab: low_rows['float finfo.min']" }씩입니다. 이 함수가 "모두 가려짐"으로 보는 것은 줄의 모든 칸이 정확히
 # $-\infty$인 경우뿐입니다. 유한한 값으로 채우면 그 줄의 점수가 모두 같아지고, 소프트맥스의 이동 불변성 때문에
-# 균등 분포가 됩니다. SDPA도 같은 결과를 냅니다. 불리언 마스크에서는 그 줄의 합이 $0$, 실수 마스크에서는 $1$
-# 이지만, 어느 쪽이든 뜻 없는 출력이니 손실에서 빼야 합니다.
+# 균등 분포가 됩니다. SDPA도 같은 결과를 냅니다(두 마스크에서 물으면 `[True, True]`{ data-claim="lab: list(low_same.values())" }).
+# 불리언 마스크에서는 그 줄의 합이 `0`{ data-claim="lab: low_sums['bool keep'][1]" }, 실수 마스크에서는
+# `1`{ data-claim="lab: low_sums['float finfo.min'][1]" }이지만, 어느 쪽이든 뜻 없는 출력이니 손실에서 빼야 합니다.
 #
 # </details>
 
 # %%
 low = torch.zeros(L_Q, L_K).masked_fill(~keep, torch.finfo(torch.float32).min)
+low_rows, low_sums, low_same = {}, {}, {}  # by mask: row 1, the row sums, same as SDPA
 for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
     out, w = attention(q0, k0, v0, mask)
-    same = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
-    print(f"{name:>15}: row 1 = {w[1].tolist()}")
-    print(f"{'':>15}  row sums = {w.sum(dim=-1).tolist()}, same as SDPA: {same}")
+    low_rows[name], low_sums[name] = w[1], w.sum(dim=-1)
+    low_same[name] = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
+    print(f"{name:>15}: row 1 = {low_rows[name].tolist()}")
+    print(f"{'':>15}  row sums = {low_sums[name].tolist()}, same as SDPA: {low_same[name]}")
 
 # %% [markdown]
 # ## 인과 마스크의 정렬
@@ -88,16 +94,20 @@ for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
 #
 # <details markdown><summary>답</summary>
 #
-# $L_Q = 1$이면 왼쪽 위 정렬은 첫 키 하나만, 오른쪽 아래 정렬은 키 넷을 모두 봅니다. 한 토큰씩 생성할 때
+# $L_Q = 1$이면 왼쪽 위 정렬은 첫 키 <span data-claim="lab: first_sees[1][0]">하나</span>만, 오른쪽 아래 정렬은 키
+# <span data-claim="lab: first_sees[1][1]">넷</span>을 모두 봅니다. 한 토큰씩 생성할 때
 # `is_causal=True`를 그대로 쓰면, 새 토큰이 앞의 문맥을 하나도 보지 못하는 셈입니다. $L_Q = L_K$이면 두 정렬은
-# 같은 마스크입니다. 정렬이 문제 되는 것은 길이가 다를 때뿐입니다.
+# 같은 마스크입니다. 정렬이 문제 되는 것은 길이가 다를 때뿐입니다(새 쿼리가 하나, 둘, 넷일 때 두 마스크가 같은지
+# 물으면 `[False, False, True]`{ data-claim="lab: [s[2] for s in first_sees.values()]" }).
 #
 # </details>
 
 # %%
+first_sees = {}  # new queries -> keys the first one sees (top-left, bottom-right), same mask
 for n_new in (1, 2, 4):
     top = torch.ones(n_new, L_K, dtype=torch.bool).tril()
     bottom = torch.ones(n_new, L_K, dtype=torch.bool).tril(L_K - n_new)
+    first_sees[n_new] = (int(top[0].sum()), int(bottom[0].sum()), torch.equal(top, bottom))
     print(f"L_Q={n_new}: top-left sees {top.sum(-1).tolist()},",
           f"bottom-right sees {bottom.sum(-1).tolist()},",
           f"same: {torch.equal(top, bottom)}")
@@ -119,9 +129,10 @@ for n_new in (1, 2, 4):
 #
 # <details markdown><summary>답</summary>
 #
-# 출력은 달라집니다. 투영 행렬이 같아도 마지막 축을 자르는 방식이 바뀌어, 내적을 더하는 묶음과 소프트맥스를 하는
-# 단위가 달라지기 때문입니다. 헤드가 넷이면 헤드 하나의 폭은 둘이고 나누는 수도 $\sqrt{2}$입니다. 그래도 헤드가
-# 넷인 MHA와는 반올림 범위에서 같습니다. 헤드 수는 가중치에 들어 있지 않은, 모델 구조의 일부입니다.
+# 출력은 달라집니다(가장 큰 차이 `> 0.5`{ data-claim="lab: (by_four - ours).abs().max()" }). 투영 행렬이 같아도 마지막 축을 자르는 방식이 바뀌어, 내적을 더하는 묶음과 소프트맥스를 하는
+# 단위가 달라지기 때문입니다. 헤드가 넷이면 헤드 하나의 폭은 <span data-claim="lab: d_model // 4">둘</span>이고 나누는
+# 수도 $\sqrt{2}$입니다. 그래도 헤드가 넷인 MHA와는 반올림 범위에서 같습니다(가장 큰 차이
+# `< 1e-6`{ data-claim="lab: (by_four - by_mha4).abs().max()" }). 헤드 수는 가중치에 들어 있지 않은, 모델 구조의 일부입니다.
 #
 # </details>
 
