@@ -24,7 +24,8 @@
 #
 # <details markdown><summary>Answer</summary>
 #
-# The gradient of `v` is still all `nan`. The gradient flowing into that row's output is $0$, but the gradient of
+# The gradient of `v` is still all `nan` (the `nan` in the gradients of `q`, `k` and `v` are
+# `[0, 0, 12]`{ data-claim="lab: loss_nans" }, and `v` has `12`{ data-claim="lab: v.numel()" } entries). The gradient flowing into that row's output is $0$, but the gradient of
 # `v`, $w^\top g$, takes in the row of weights that is `nan`, multiplied by $0$, and $0 \times \text{nan}$ is `nan`.
 # Leaving the row out of the loss is not enough to stop the `nan`.
 #
@@ -34,7 +35,8 @@
 q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
 out = torch.softmax((q @ k.T / d**0.5).masked_fill(~keep, -torch.inf), dim=-1) @ v
 out[[0, 2]].sum().backward()  # leave the row with no key out of the loss
-print("NaN in dq, dk, dv:", [int(t.grad.isnan().sum()) for t in (q, k, v)])
+loss_nans = [int(t.grad.isnan().sum()) for t in (q, k, v)]
+print("NaN in dq, dk, dv:", loss_nans)
 
 # %% [markdown]
 # ## Double `where`
@@ -52,20 +54,24 @@ print("NaN in dq, dk, dv:", [int(t.grad.isnan().sum()) for t in (q, k, v)])
 #
 # <details markdown><summary>Answer</summary>
 #
-# It is `nan` at $0$. The derivative of $\log$, $1/x$, is `inf` at $0$, and multiplied by the gradient $0$ sent to
-# the unselected side it gives $0 \times \infty = \text{nan}$. At $-1$ the derivative is a finite $-1$, so the result
-# is $0$. Any value at which $\log$ and its derivative are both finite makes a safe input, and
-# `torch.where(x > 0, x, 1)` is a common choice.
+# The gradient is `[-0, nan, 0.25]`{ data-claim="lab: one_where" }: `nan` at $0$. The derivative of $\log$, $1/x$, is
+# `inf` at $0$, and multiplied by the gradient $0$ sent to the unselected side it gives $0 \times \infty = \text{nan}$.
+# At $-1$ the derivative is a finite $-1$, so the result is $0 \times (-1)$, a negative zero,
+# `-0`{ data-claim="lab: one_where[0]" }. Any value at which $\log$ and its derivative are both finite makes a safe
+# input, and `torch.where(x > 0, x, 1)` is a common choice; the gradient is then
+# `[0, 0, 0.25]`{ data-claim="lab: two_wheres" }.
 #
 # </details>
 
 # %%
 x = torch.tensor([-1.0, 0.0, 4.0], requires_grad=True)
 torch.where(x > 0, torch.log(x), 0.0).sum().backward()
-print("one where :", x.grad)
+one_where = x.grad
+print("one where :", one_where)
 x.grad = None
 torch.where(x > 0, torch.log(torch.where(x > 0, x, 1.0)), 0.0).sum().backward()
-print("two wheres:", x.grad)
+two_wheres = x.grad
+print("two wheres:", two_wheres)
 
 # %% [markdown]
 # ### A NaN left behind even when the gradients are clean
@@ -88,15 +94,16 @@ print("two wheres:", x.grad)
 # %% [markdown]
 # ### Try it: a large finite value
 #
-# If the masked key's row of `k` is filled with `1e30` instead of `nan`, what happens to the output and the gradient
+# If the masked key's row of `k` is filled with a huge finite value instead of `nan` (`t[..., 2, :] = 1e30`), what happens to the output and the gradient
 # of `q` on the `masked_fill` path?
 #
 # <details markdown><summary>Answer</summary>
 #
-# Both are finite. The score is huge, but `masked_fill` replaces that cell with $-\infty$, and in the gradient of `q`
+# Both are finite (`0`{ data-claim="lab: int(out.isnan().sum())" } `nan` in the output,
+# `0`{ data-claim="lab: int(q.grad.isnan().sum())" } in the gradient of `q`). The score is huge, but `masked_fill` replaces that cell with $-\infty$, and in the gradient of `q`
 # the value is multiplied by a score gradient of exactly $0$, which gives $0$. The trouble comes only from values
-# such as `nan` and `inf`, which do not become $0$ when multiplied by $0$. Still, that large value turns into `inf`
-# when converted to `float16`, so filling masked positions with $0$ is the safer choice.
+# such as `nan` and `inf`, which do not become $0$ when multiplied by $0$. Still, that large value turns into
+# `inf`{ data-claim="lab: t.half().max()" } when converted to `float16`, so filling masked positions with $0$ is the safer choice.
 #
 # </details>
 
@@ -134,7 +141,8 @@ print("NaN in out:", int(out.isnan().sum()), "| NaN in dq:", int(q.grad.isnan().
 #
 # <details markdown><summary>Answer</summary>
 #
-# They are the same within rounding. Rows with a key to see use the same formula, and for a fully masked row both give
+# They are the same within rounding (the largest difference over the output and every gradient is
+# `< 1e-6`{ data-claim="lab: gap" }). Rows with a key to see use the same formula, and for a fully masked row both give
 # an output of $0$ and a gradient of $0$ for that query. The order of the multiplications on the scores differs, so in
 # `float32` the last digits may differ.
 #

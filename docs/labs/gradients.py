@@ -22,7 +22,8 @@
 #
 # <details markdown><summary>답</summary>
 #
-# `v`의 기울기는 여전히 모두 `nan`입니다. 그 줄의 출력으로 가는 기울기는 $0$이지만, `v`의 기울기 $w^\top g$에는
+# `v`의 기울기는 여전히 모두 `nan`입니다(`q`, `k`, `v`의 기울기에 든 `nan`이 `[0, 0, 12]`{ data-claim="lab: loss_nans" }이고,
+# `v`는 `12`{ data-claim="lab: v.numel()" } 칸입니다). 그 줄의 출력으로 가는 기울기는 $0$이지만, `v`의 기울기 $w^\top g$에는
 # `nan`인 가중치 줄이 $0$과 곱해져 들어가고 $0 \times \text{nan}$은 `nan`이기 때문입니다. 손실에서 빼는 것만으로는
 # `nan`을 막지 못합니다.
 #
@@ -32,7 +33,8 @@
 q, k, v = (t.clone().requires_grad_() for t in (q0, k0, v0))
 out = torch.softmax((q @ k.T / d**0.5).masked_fill(~keep, -torch.inf), dim=-1) @ v
 out[[0, 2]].sum().backward()  # leave the row with no key out of the loss
-print("NaN in dq, dk, dv:", [int(t.grad.isnan().sum()) for t in (q, k, v)])
+loss_nans = [int(t.grad.isnan().sum()) for t in (q, k, v)]
+print("NaN in dq, dk, dv:", loss_nans)
 
 # %% [markdown]
 # ## where 두 번
@@ -51,19 +53,23 @@ print("NaN in dq, dk, dv:", [int(t.grad.isnan().sum()) for t in (q, k, v)])
 #
 # <details markdown><summary>답</summary>
 #
-# $0$에서 `nan`입니다. $\log$의 도함수 $1/x$가 $0$에서 `inf`이고, 고르지 않은 쪽으로 간 기울기 $0$과 곱해져
-# $0 \times \infty = \text{nan}$이 됩니다. $-1$에서는 도함수가 유한한 $-1$이라 $0$이 나옵니다. 안전한 입력은
-# $\log$가 유한하고 도함수도 유한한 아무 값이면 되고, `torch.where(x > 0, x, 1)`이 흔한 선택입니다.
+# 기울기는 `[-0, nan, 0.25]`{ data-claim="lab: one_where" }로, $0$에서 `nan`입니다. $\log$의 도함수 $1/x$가 $0$에서
+# `inf`이고, 고르지 않은 쪽으로 간 기울기 $0$과 곱해져 $0 \times \infty = \text{nan}$이 됩니다. $-1$에서는 도함수가
+# 유한한 $-1$이라 $0 \times (-1)$, 곧 음의 영 `-0`{ data-claim="lab: one_where[0]" }이 나옵니다. 안전한 입력은
+# $\log$가 유한하고 도함수도 유한한 아무 값이면 되고, `torch.where(x > 0, x, 1)`이 흔한 선택입니다. 그러면 기울기가
+# `[0, 0, 0.25]`{ data-claim="lab: two_wheres" }입니다.
 #
 # </details>
 
 # %%
 x = torch.tensor([-1.0, 0.0, 4.0], requires_grad=True)
 torch.where(x > 0, torch.log(x), 0.0).sum().backward()
-print("one where :", x.grad)
+one_where = x.grad
+print("one where :", one_where)
 x.grad = None
 torch.where(x > 0, torch.log(torch.where(x > 0, x, 1.0)), 0.0).sum().backward()
-print("two wheres:", x.grad)
+two_wheres = x.grad
+print("two wheres:", two_wheres)
 
 # %% [markdown]
 # ### 기울기가 깨끗해도 남는 NaN
@@ -84,13 +90,14 @@ print("two wheres:", x.grad)
 # %% [markdown]
 # ### 해 보기: 큰 유한한 값
 #
-# 가린 키의 `k` 줄을 `nan` 대신 `1e30`으로 채우면 `masked_fill` 경로의 출력과 `q`의 기울기는 어떻게 될까요?
+# 가린 키의 `k` 줄을 `nan` 대신 아주 큰 유한값으로 채우면(`t[..., 2, :] = 1e30`) `masked_fill` 경로의 출력과 `q`의 기울기는 어떻게 될까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 둘 다 유한합니다. 점수는 아주 크지만 `masked_fill`이 그 칸을 $-\infty$로 바꾸고, `q`의 기울기에서는 정확히 $0$인
+# 둘 다 유한합니다(`nan`이 출력에 `0`{ data-claim="lab: int(out.isnan().sum())" } 개, `q`의 기울기에
+# `0`{ data-claim="lab: int(q.grad.isnan().sum())" } 개). 점수는 아주 크지만 `masked_fill`이 그 칸을 $-\infty$로 바꾸고, `q`의 기울기에서는 정확히 $0$인
 # 점수의 기울기와 곱해져 $0$이 됩니다. 문제는 `nan`과 `inf`처럼 $0$을 곱해도 $0$이 되지 않는 값뿐입니다. 다만 그
-# 큰 값이 `float16`으로 바뀌면 `inf`가 되므로, 가린 자리는 $0$으로 채우는 편이 안전합니다.
+# 큰 값이 `float16`으로 바뀌면 `inf`{ data-claim="lab: t.half().max()" }가 되므로, 가린 자리는 $0$으로 채우는 편이 안전합니다.
 #
 # </details>
 
@@ -126,7 +133,7 @@ print("NaN in out:", int(out.isnan().sum()), "| NaN in dq:", int(q.grad.isnan().
 #
 # <details markdown><summary>답</summary>
 #
-# 반올림 범위에서 같습니다. 볼 키가 있는 줄은 같은 식이고, 모두 가려진 줄은 둘 다 출력 $0$, 그 쿼리의 기울기 $0$을
+# 반올림 범위에서 같습니다(출력과 모든 기울기의 가장 큰 차이 `< 1e-6`{ data-claim="lab: gap" }). 볼 키가 있는 줄은 같은 식이고, 모두 가려진 줄은 둘 다 출력 $0$, 그 쿼리의 기울기 $0$을
 # 냅니다. 점수에 곱하는 순서가 달라 `float32`에서는 마지막 자리가 다를 수 있습니다.
 #
 # </details>
