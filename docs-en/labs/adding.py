@@ -130,7 +130,7 @@ print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 # `110`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'nan')" } do all
 # <span data-claim="lab: int(keep.sum())">three</span> cells become $0$, giving the `nan` of $\tfrac00$. In the
 # add-first route `[PAD]` never competes for the maximum, so the answer is the same whatever its score (asked whether
-# it is the same at all four scores: `True`{ data-claim="lab: all(torch.equal(r, early[0]) for r in firsts.values())" }). The underflow edges of each dtype are
+# it is the same at all <span data-claim="lab: len(firsts)">four</span> scores: `True`{ data-claim="lab: all(torch.equal(r, early[0]) for r in firsts.values())" }). The underflow edges of each dtype are
 # in [Underflow by dtype](../exp.md#underflow).
 #
 # </details>
@@ -172,7 +172,7 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 # the convention (its message says `True = keep`). ② raises `ValueError` and recommends `finfo.min`, since, as in
 # the table above, float16 cannot hold `-1e9` and it would turn into `-inf`. ④ is a `TypeError`, since integers have no $-\infty$. The fill
 # value $0$ in ⑤ masks nothing, so it is a `ValueError`. The point of this helper is to stop and say what is wrong,
-# instead of silently building a wrong mask. The five calls give, in order,
+# instead of silently building a wrong mask. The <span data-claim="lab: len(got)">five</span> calls give, in order,
 # `['TypeError', 'ValueError', 'mask', 'TypeError', 'ValueError']`{ data-claim="lab: list(got.values())" }.
 #
 # </details>

@@ -24,7 +24,7 @@
 # <details markdown><summary>Answer</summary>
 #
 # <span data-claim="lab: empty[6, 2]">Four</span> rows are empty; in general, $L_Q - L_K$ rows (asked whether that holds for
-# the three pairs in the cell below: `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). Bottom-right alignment lines up the last query with the last
+# the <span data-claim="lab: len(empty)">three</span> pairs in the cell below: `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). Bottom-right alignment lines up the last query with the last
 # key, so query $i$ sees keys $0, \dots, i - (L_Q - L_K)$, and when $i < L_Q - L_K$ it has no key to see. A length
 # of $0$ is refused with a `ValueError`: an attention with no keys has only empty rows, so it means nothing.
 #
@@ -121,7 +121,7 @@ except ValueError as error:
 #
 # <details markdown><summary>Answer</summary>
 #
-# They are equal (largest gap over the three prompts `< 1e-6`{ data-claim="lab: max(right_gaps)" }). With right padding the real tokens start in the first slot, so the slot index is the position, and the
+# They are equal (largest gap over the <span data-claim="lab: len(right_gaps)">three</span> prompts `< 1e-6`{ data-claim="lab: max(right_gaps)" }). With right padding the real tokens start in the first slot, so the slot index is the position, and the
 # `[PAD]` are all at the end, where the causal mask already hides them. But generation appends the new token right
 # after the last token of each sentence. With right padding that place differs from sentence to sentence, with
 # `[PAD]` in between, so the batch cannot grow by one slot at a time as a whole. Left padding lines up the ends of all

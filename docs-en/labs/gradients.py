@@ -86,7 +86,7 @@ print("two wheres:", two_wheres)
 # ## `nan` and `inf` in a masked key
 #
 # We put `nan` or `inf` into the row of `k` or `v` of the key every query masks, and count the `nan` in the output and
-# the gradients along four paths.
+# the gradients along <span data-claim="gradients/masked_kv.py: len(paths)">four</span> paths.
 
 # %%
 # snippet: gradients/masked_kv.py

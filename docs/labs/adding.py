@@ -125,7 +125,7 @@ print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 # 다시 나누면 원-핫이 됩니다. 역시 오류는 없습니다.
 # `110`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'nan')" }에서야
 # <span data-claim="lab: int(keep.sum())">세</span> 칸이 모두 $0$이 되어 $\tfrac00$의 `nan`이 나옵니다. 먼저 더한
-# 쪽은 `[PAD]`가 최댓값 후보에서 빠지므로 점수가 얼마든 같은 답입니다(네 점수에서 모두 같은지 물으면
+# 쪽은 `[PAD]`가 최댓값 후보에서 빠지므로 점수가 얼마든 같은 답입니다(<span data-claim="lab: len(firsts)">네</span> 점수에서 모두 같은지 물으면
 # `True`{ data-claim="lab: all(torch.equal(r, early[0]) for r in firsts.values())" }). 자료형마다의 언더플로 경계는 [지수함수 장](../exp.md#underflow)에 있습니다.
 #
 # </details>
@@ -166,7 +166,7 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 # 알려 줍니다. ② 는 위 표에서 본 것처럼 float16이 `-1e9`를 담지 못해 `-inf`로 바뀌므로 `ValueError`를 내고
 # `finfo.min`을 권합니다. ④ 는 정수에 $-\infty$가 없으므로 `TypeError`입니다. ⑤ 의 채움값 $0$은 아무것도
 # 가리지 않으니 `ValueError`입니다. 조용히 틀린 마스크를 만드는 대신, 무엇이 틀렸는지 말하며 멈추는 것이 이
-# 함수의 목적입니다. 다섯 호출의 결과를 차례로 적으면
+# 함수의 목적입니다. <span data-claim="lab: len(got)">다섯</span> 호출의 결과를 차례로 적으면
 # `['TypeError', 'ValueError', 'mask', 'TypeError', 'ValueError']`{ data-claim="lab: list(got.values())" }입니다.
 #
 # </details>

@@ -22,7 +22,7 @@
 #
 # <details markdown><summary>답</summary>
 #
-# <span data-claim="lab: empty[6, 2]">네</span> 줄이 빕니다. 일반적으로 $L_Q - L_K$ 줄입니다(아래 셀의 세 쌍에서 모두 그런지
+# <span data-claim="lab: empty[6, 2]">네</span> 줄이 빕니다. 일반적으로 $L_Q - L_K$ 줄입니다(아래 셀의 <span data-claim="lab: len(empty)">세</span> 쌍에서 모두 그런지
 # 물으면 `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). 오른쪽 아래 정렬은 마지막 쿼리를 마지막 키에 맞추므로, 쿼리
 # $i$는 키 $0, \dots, i - (L_Q - L_K)$를 보고, $i < L_Q - L_K$이면 볼 키가 없습니다. 길이 $0$은 `ValueError`로
 # 거절합니다. 키가 없는 어텐션은 모든 줄이 빈 줄이라 뜻이 없기 때문입니다.
@@ -116,7 +116,7 @@ except ValueError as error:
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다(세 프롬프트의 가장 큰 차이 `< 1e-6`{ data-claim="lab: max(right_gaps)" }). 오른쪽 패딩에서는 진짜 토큰이 칸 $0$부터 시작하므로 칸 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
+# 같습니다(<span data-claim="lab: len(right_gaps)">세</span> 프롬프트의 가장 큰 차이 `< 1e-6`{ data-claim="lab: max(right_gaps)" }). 오른쪽 패딩에서는 진짜 토큰이 칸 $0$부터 시작하므로 칸 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
 # 인과 마스크가 이미 가립니다. 그러나 생성은 각 문장의 마지막 토큰 바로 뒤에 새 토큰을 붙입니다. 오른쪽 패딩에서는
 # 문장마다 그 자리가 다르고 그 사이에 `[PAD]`가 끼므로, 한 배치를 한 번에 한 칸씩 늘려 갈 수 없습니다. 왼쪽
 # 패딩은 모든 문장의 끝을 같은 칸에 맞추고, 그 대가로 마스크와 `position_ids`를 맞춰야 합니다.

@@ -82,7 +82,7 @@ print("two wheres:", two_wheres)
 # %% [markdown]
 # ## 가린 키의 nan과 inf
 #
-# 모든 쿼리가 가린 키의 `k`나 `v` 줄에 `nan`이나 `inf`를 넣고, 네 경로로 출력과 기울기의 `nan`을 셉니다.
+# 모든 쿼리가 가린 키의 `k`나 `v` 줄에 `nan`이나 `inf`를 넣고, <span data-claim="gradients/masked_kv.py: len(paths)">네</span> 경로로 출력과 기울기의 `nan`을 셉니다.
 
 # %%
 # snippet: gradients/masked_kv.py
