@@ -22,7 +22,7 @@ wrong, wrong_push = attend(a, b, v, g, 1.0)  # forgot to scale
 fixed, fixed_push = attend(a, b, v, g, d_k**0.5)
 top = [w.max(dim=-1).values for w in (wrong, fixed)]  # largest weight per row
 mean_top = [t.mean().item() for t in top]
-sharp, still = 0.99, 1e-6  # a row is sharp above this top weight, a query frozen below this push
+sharp, still = 0.99, 1e-6  # sharp row: top weight above; frozen query: push below
 sharp_rows = [int((t > sharp).sum()) for t in top]
 frozen = [int((p < still).sum()) for p in (wrong_push, fixed_push)]
 for i, name in enumerate(["QK^T", "QK^T / sqrt(d_k)"]):
