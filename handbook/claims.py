@@ -219,10 +219,14 @@ _NUMBER = re.compile(r"(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
 def parse_literal(text: str) -> Any:
     """The literal of a claim as a tree of lists, ``Approx``, ``Bound`` and ``Range`` numbers,
     bools and strings."""
-    source = text.replace("\u2212", "-").replace("∞", "inf").replace("≤", "<=").replace("≥", ">=")
-    source = re.sub(r"(\d+(?:\.\d+)?)%", r"_percent(\1)", source).strip()
+    # Typography and forms are read outside quoted strings: 'cache overflow: 6 + 1 > 6 rows' is text.
+    pieces = re.split(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", text.strip())
+    typography = {"\u2212": "-", "∞": "inf", "≤": "<=", "≥": ">="}
+    pieces = [p if i % 2 else re.sub(r"(\d+(?:\.\d+)?)%", r"_percent(\1)", re.sub("[\u2212∞≤≥]", lambda m: typography[m[0]], p))
+              for i, p in enumerate(pieces)]
     for pattern, call in _FORMS:
-        source = pattern.sub(call, source)
+        pieces = [piece if i % 2 else pattern.sub(call, piece) for i, piece in enumerate(pieces)]
+    source = "".join(pieces)
     try:
         tree = ast.parse(source, mode="eval").body
     except SyntaxError as error:

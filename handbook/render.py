@@ -146,18 +146,64 @@ class Example:
         if len(data) != len(rows) or any(len(r) != len(cols) for r in data):
             raise SnippetError(f"{self.run.name}: {expr!r} has shape {(len(data), len(data[0]))}, "
                                f"labels are {len(rows)} x {len(cols)}")
+        self.words_only(corner, "corner")
         body = [[label, *(fmt(x, digits) for x in row)] for label, row in zip(rows, data)]
         return markdown_table([corner, *cols], body, ["---", *["---:"] * len(cols)])
+
+    def title(self, spec: str) -> str:
+        """A column title with ``{name}`` fields filled from snippet values that are one number or
+        string (``"최대 가중치 > {threshold}인 줄"``), so a threshold in a title is read, not typed."""
+        def fill(m: re.Match) -> str:
+            if m["math"]:
+                return m["math"]  # $p_{ij}$: TeX's braces, not a field
+            value = plain(self.value(m[2]))
+            if isinstance(value, list) or isinstance(value, bool):
+                raise SnippetError(f"{self.run.name}: the title field {{{m[2]}}} is not one value")
+            return format(value, m[3] or "")
+        return re.sub(r"(?P<math>\$[^$]*\$)|\{(\w+)(?::([^{}]*))?\}", fill, spec)
+
+    def words_only(self, text: str, what: str, column: list[Any] | None = None) -> None:
+        """Text the page types (a corner, a caption, a column title) holds words, math and code: a
+        number outside them is typed by hand, and so is a value in code font that reads no name. A
+        bound in code font in a column's title (`` `< 1e-6` ``) is a claim about that column: every
+        number in it must hold it."""
+        from .claims import Approx, Bound, Range, matches, parse_literal
+        from .prose import API_LITERALS, span_values
+
+        words = re.sub(r"`[^`]*`|\$[^$]*\$", " ", text)
+        if numbers := [n for n in numbers_in(words) if n not in API_LITERALS]:
+            raise SnippetError(f"{self.run.name}: number {numbers[0]!r} in the {what} {text!r} is typed by hand: "
+                               "read it from the snippet, or write code that names it")
+        for span in re.findall(r"`([^`]*)`", text):
+            try:
+                literal = parse_literal(span) if re.match(r"\s*[<>≤≥]|.*…", span) else None
+            except ValueError:
+                literal = None
+            if isinstance(literal, (Bound, Range)) and column is not None:
+                if all(isinstance(v, bool) for v in _flat(column)):
+                    continue  # a column of answers to the title's question ("difference < 1e-6": True)
+                numbers = [v for v in _flat(column) if isinstance(v, (int, float)) and not isinstance(v, bool)]
+                if not numbers or not all(matches(literal, v) for v in numbers):
+                    wrong = next((v for v in numbers if not matches(literal, v)), None)
+                    raise SnippetError(f"{self.run.name}: the {what} {text!r} says {span}, and the column holds "
+                                       f"{fmt(wrong)}" if numbers else f"{self.run.name}: the {what} {text!r} bounds no number")
+            elif span_values(f"`{span}`") and not isinstance(literal, Approx):
+                raise SnippetError(f"{self.run.name}: the value `{span}` in the {what} {text!r} is typed by hand")
 
     def table(self, columns: dict[str, str | list[str]], digits: int = 4) -> str:
         """One row per item: a list gives labels, a template fills one label per row (``"{}번 줄"``,
         ``"{taus:g}"``), any other string is an expression whose items fill the column (a row of a
         tensor shows as ``1, 0.5, 0``)."""
+        spec_titles = {self.title(t): t for t in columns}  # the title as typed: its numbers are checked, not the filled ones
+        columns = {self.title(t): spec for t, spec in columns.items()}
         templates = {t for t, s in columns.items() if is_template(s)}
         cells = {t: (self.typed(s) if isinstance(s, list) else plain(self.value(s)))
                  for t, s in columns.items() if t not in templates}
         count = len(next((c for c in cells.values() if isinstance(c, list)), [])) if cells else None
         cells = {t: self.template(columns[t], count) if t in templates else cells[t] for t in columns}
+        for title, col in cells.items():
+            if title in spec_titles:
+                self.words_only(spec_titles[title], "column title", col if isinstance(col, list) else None)
         lengths = {title: len(col) if isinstance(col, list) else None for title, col in cells.items()}
         if None in lengths.values() or len(set(lengths.values())) != 1:
             raise SnippetError(f"{self.run.name}: columns differ in length: {lengths}")
@@ -169,10 +215,11 @@ class Example:
         """The ``index``-th figure the snippet showed, as a lazily loaded file named by content."""
         if not alt.strip():
             raise SnippetError(f"{self.run.name}: figure {index} needs alt text")
-        if numbers := numbers_in(alt):
+        if numbers := numbers_in(FIELD.sub(" ", alt)):
             raise SnippetError(f"{self.run.name}: number {numbers[0]!r} in alt text is not checked: "
-                               "describe the figure in words")
-        return self._figure(index, alt, caption)
+                               "describe the figure in words, or read the number: {name}")
+        self.words_only(caption, "caption")
+        return self._figure(index, self.title(alt), caption)  # {n_rows}: a count the snippet has
 
     def frames(self, name: str, label: str, alt: str) -> str:
         """Every figure the snippet showed, one per item of a snippet value, as tabs that the site's
@@ -204,6 +251,10 @@ class Example:
         if output:
             tabs.append((self._words["terminal"], self.output()))
         return "\n\n".join([self.code(), *(f'=== "{t}"\n\n' + textwrap.indent(b, "    ") for t, b in tabs)])
+
+
+def _flat(value: Any) -> list[Any]:
+    return [x for v in value for x in _flat(v)] if isinstance(value, list) else [value]
 
 
 def fmt(x: Any, digits: int = 4) -> str:

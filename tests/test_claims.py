@@ -535,3 +535,10 @@ def test_a_misspelt_name_in_a_claim_is_named_with_the_snippets_nearest_names():
 def test_a_tag_with_another_data_attribute_than_a_claim_is_a_problem(tag):
     [problem] = prose_numbers(f"Intro.\n\nIt has {tag} rows.\n", "docs/x.md")
     assert problem.startswith("docs/x.md:3: a tag with the attribute 'data-")
+
+
+def test_a_string_claim_is_read_as_text_whatever_it_holds():
+    # A bound, a range, a percent or a minus sign inside quotes is part of the text, not a form.
+    assert parse_literal("'cache overflow: 6 + 1 > 6 rows'") == "cache overflow: 6 + 1 > 6 rows"
+    assert parse_literal("['50% … 60%', '−1']") == ["50% … 60%", "−1"]
+    assert parse_literal("−0 … 1") == Range(0.0, 1.0) and parse_literal("≤ −1") == Bound("<=", -1.0)

@@ -201,6 +201,8 @@ def test_alt_text_may_not_hold_a_number(snippets):
         with pytest.raises(SnippetError, match=rf"a.py: number '{re.escape(number)}' in alt text is not checked"):
             ex.figure(alt=alt)
     assert ex.figure(alt="float16 에서 오르는 곡선 하나, d_k 축").startswith("<img")
+    counted = _example(snippets, "import matplotlib.pyplot as plt\nn_rows = 6\nplt.plot([1, 2])\nplt.show()\n")
+    assert 'alt="줄 6개의 곡선"' in counted.figure(alt="줄 {n_rows}개의 곡선")  # read from the snippet
 
 
 def test_table_columns_must_agree(snippets):
@@ -301,3 +303,24 @@ def test_a_missing_snippet_names_the_page_and_line_that_runs_it(tmp_path, caplog
     with caplog.at_level("WARNING", logger="mkdocs.plugins.handbook"):
         plugin.show("causal/nope.py")
     assert [r.getMessage() for r in caplog.records] == ["docs/x.md:5: no snippet snippets/causal/nope.py"]
+
+
+def test_typed_titles_corners_and_captions_hold_words_and_a_titles_bound_is_checked(snippets):
+    # A wrong number in a column title or a corner passed through the build: each is read or checked now.
+    ex = _example(snippets, "import torch\ngap = torch.tensor([1e-8, 3e-7])\nrows = torch.eye(2)\n"
+                          "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\n")
+    assert "| 3.00e-07 |" in ex.table({"차이 `< 1e-6`": "gap"})
+    with pytest.raises(SnippetError, match=r"the column title '차이 `< 1e-7`' says < 1e-7, and the column holds 3.00e-07"):
+        ex.table({"차이 `< 1e-7`": "gap"})
+    with pytest.raises(SnippetError, match=r"number '16' in the column title '키 16개' is typed by hand"):
+        ex.table({"키 16개": "gap"})
+    with pytest.raises(SnippetError, match=r"the value `300` in the column title"):
+        ex.table({"점수 `300`": "gap"})
+    assert ex.table({"`ids != 0`이고 $p_{ij}$": "gap"})  # code that names, and math, are words here
+    assert ex.table({"× 0 뒤, 합 − 1": "gap"})  # and so are the API's own literals (0, 1, -1)
+    shown = _example(snippets, "import torch\nthreshold = 0.99\ncount = torch.tensor([3, 4])\n")
+    assert "| 최대 가중치 > 0.99인 줄 |" in shown.table({"최대 가중치 > {threshold}인 줄": "count"})
+    with pytest.raises(SnippetError, match=r"number '2' in the corner '문장 2' is typed by hand"):
+        ex.matrix("rows", rows="{}번 줄", cols="{}번 칸", corner="문장 2")
+    with pytest.raises(SnippetError, match=r"number '30' in the caption"):
+        ex.figure(alt="곡선 하나", caption="30개의 줄")
