@@ -23,7 +23,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File
 
-from . import _activate, labs
+from . import _activate, labs, references
 from .editions import WORDS, EditionRunner, alternates, pair_problems, variant_problems
 from .links import broken_links
 from .layout import keep_tokens_whole
@@ -316,6 +316,13 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             log.warning(problem)
         for problem in broken_links(site, _base_path(config["site_url"]), _SOURCES):
             log.warning(f"broken link: {problem}")
+        try:  # every GitHub thread a page cites is in the list, as the kind it is, and every entry is cited
+            listed = references.load(self.root / "references.yml")
+        except (OSError, ValueError) as error:
+            log.warning(f"references.yml: {error}")
+        else:
+            for problem in references.problems(dict(_SOURCES.values()), listed):
+                log.warning(problem)
 
     def _build_edition(self, lang: str, config: Any) -> Path:
         """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process:

@@ -324,3 +324,43 @@ def test_typed_titles_corners_and_captions_hold_words_and_a_titles_bound_is_chec
         ex.matrix("rows", rows="{}번 줄", cols="{}번 칸", corner="문장 2")
     with pytest.raises(SnippetError, match=r"number '30' in the caption"):
         ex.figure(alt="곡선 하나", caption="30개의 줄")
+
+
+def test_every_cited_github_thread_is_listed_as_its_kind_and_every_listed_one_is_cited():
+    from handbook import references
+    from handbook.labs import prose
+
+    root = Path(__file__).resolve().parents[1]
+    pages = {}
+    for folder in ("docs", "docs-en"):
+        pages |= {f"{folder}/{p.name}": p.read_text(encoding="utf-8") for p in sorted((root / folder).glob("*.md"))}
+        pages |= {f"{folder}/labs/{p.name}": prose(p) for p in sorted((root / folder / "labs").glob("*.py"))}
+    listed = references.load(root / "references.yml")
+    assert references.problems(pages, listed) == []
+    assert len(listed) >= 20
+
+
+def test_a_citation_that_is_not_listed_mistyped_or_unlinked_is_named(tmp_path):
+    from handbook import references
+
+    (tmp_path / "references.yml").write_text(
+        '- {repo: pytorch/pytorch, number: 18287, kind: issue, title: "A"}\n'
+        '- {repo: pytorch/pytorch, number: 133882, kind: pull, title: "B"}\n'
+        '- {repo: pytorch/pytorch, number: 1, kind: issue, title: "C"}\n', encoding="utf-8")
+    listed = references.load(tmp_path / "references.yml")
+    text = ("See [pytorch#18287](https://github.com/pytorch/pytorch/issues/18287).\n"
+            "And [pytorch#18278](https://github.com/pytorch/pytorch/issues/18287), "
+            "[#133882](https://github.com/pytorch/pytorch/issues/133882), "
+            "[x](https://github.com/pytorch/pytorch/pull/999) and #131863 (`#2`, `f(x)`{ data-claim=\"a.py: x\" }).\n")
+    assert references.problems({"docs/x.md": text}, listed) == [
+        "docs/x.md:2: the link text 'pytorch#18278' names #18278, and the link goes to #18287",
+        "docs/x.md:2: pytorch/pytorch#133882 is linked as an issue, and it is a pull request ('B')",
+        "docs/x.md:2: pytorch/pytorch#999 is not in references.yml: add it with its title as GitHub shows it",
+        "docs/x.md:2: #131863 is cited without a link: link the thread ([`owner/repo#N`](https://github.com/…)), "
+        "which names its repository too",
+        "docs/x.md:2: #2 is cited without a link: link the thread ([`owner/repo#N`](https://github.com/…)), "
+        "which names its repository too",
+        "references.yml: pytorch/pytorch#1 ('C') is cited by no page"]
+    (tmp_path / "bad.yml").write_text("- {repo: a/b, number: '7', kind: issue, title: t}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad.yml: an entry needs repo, number \(an integer\)"):
+        references.load(tmp_path / "bad.yml")
