@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -55,8 +56,10 @@ class Server:
         self.path = str(self.folder / "socket")
         env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
         # stderr is the build's, as a kernel's is; stdout only says "ready" (then it is stderr too)
+        # stdin: a pipe only this process writes to, so the server sees its end at EOF however this
+        # process ends (a Ctrl-C that skips atexit, a kill) and exits instead of staying behind
         self.process = subprocess.Popen([sys.executable, "-m", "handbook.kernels", "serve", self.path],
-                                        env=env, stdout=subprocess.PIPE, text=True)
+                                        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         if self.process.stdout.readline().strip() != "ready":
             self.process.wait()
             raise RuntimeError("the lab kernels' server did not start (its error is above)")
@@ -69,13 +72,19 @@ class Server:
     def close(self) -> None:
         self.process.terminate()
         self.process.wait()
+        self.process.stdin.close()
         self.process.stdout.close()
-        for name in ("socket", "kernels/python3/kernel.json"):
-            (self.folder / name).unlink(missing_ok=True)
+        shutil.rmtree(self.folder, ignore_errors=True)  # its socket and kernel spec: nothing left in /tmp
 
 
 def serve(path: str) -> None:
     import warnings
+
+    # Ctrl-C in the terminal reaches the whole process group: the build stops the server itself
+    # (close), so the server takes no SIGINT and prints no KeyboardInterrupt traceback; it ends when
+    # the build's end of its stdin closes, whichever way the build ended.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_at_eof, daemon=True).start()
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -98,9 +107,15 @@ def serve(path: str) -> None:
         threading.Thread(target=_watch, args=(connection, pid), daemon=True).start()
 
 
+def _exit_at_eof() -> None:
+    sys.stdin.buffer.read()  # returns when the build has gone
+    os._exit(0)
+
+
 def _kernel(request: dict) -> None:
     """In the fork: become the kernel ``ipykernel_launcher`` would have started."""
     code = 1
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a kernel is interrupted by SIGINT
     try:
         os.setsid()  # its own process group, as Jupyter gives a kernel
         os.chdir(request["cwd"])
