@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 import pytest
-from project import ROOT, RUNNER
+from project import ROOT, RUNNER, runner_for
 
 CAPABILITIES = ["default", "avx2"]
 # Snippets whose output (printed text or figures) differs between capabilities or thread counts on
@@ -28,23 +28,102 @@ VARIES = {
     "online/attention.py", "online/figure.py", "online/guard.py", "online/merge.py",
 }
 
-# One process per capability runs every snippet once: the digest of what each shows, and every
-# claim of the chapters and labs (test_claims reads them) checked against those runs.
+# Labs whose printed outputs differ between capabilities or thread counts (the same rounding, in
+# cells of their own); a lab's claims about them are bounds or ranges too.
+VARIES_LABS = set()
+
+# One process per capability runs every snippet once: the digest of what each shows (its output, and
+# each page block that shows it, tables and matrices included, as the build renders them), the digest
+# of each lab's printed cells, and every claim of the chapters checked against those runs.
 PROBE = """
 import json, sys
 sys.path.insert(0, "tests")
 from project import RUNNER, runner_for
 from test_claims import CLAIMS
-from test_portability import _digest
-seen = {name: _digest(name) for name in RUNNER.all()}
+from test_portability import seen
 problems = [str(p) for p in (claim.check(runner_for(claim.file)) for claim in CLAIMS) if p]
-print(json.dumps({"seen": seen, "claims": len(CLAIMS), "problems": problems}))
+print(json.dumps({"seen": seen(), "claims": len(CLAIMS), "problems": problems}))
 """
+EXEC_BLOCK = re.compile(r'^```python exec="on"\n(.*?)^```', re.S | re.M)
 
 
-def _digest(name: str) -> str:
-    run = RUNNER.run(name)
-    return hashlib.sha256((run.stdout + "".join(run.figures)).encode()).hexdigest()
+def seen() -> dict[str, str]:
+    """What a reader sees, by the snippet (or lab) it comes from: digests of each snippet's output and
+    figures, of every page block that shows it as the build renders it, and of each lab's printed cells."""
+    found = {name: _digest(RUNNER.run(name).stdout + "".join(RUNNER.run(name).figures)) for name in RUNNER.all()}
+    for file, name, shown in _page_blocks():
+        found[f"{name} on {file}"] = _digest(shown)
+    for lab in sorted(ROOT.glob("docs/labs/*.py")):
+        found[f"labs/{lab.name}"] = _digest(_lab_printed(lab))
+    return found
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _page_blocks():
+    """(page, snippet, Markdown) for each exec block of each page of every edition, rendered as the
+    build renders it (the edition's snippet variant and words)."""
+    import contextlib
+    import io
+
+    import handbook
+    from handbook.editions import WORDS
+    from handbook.render import Example, Figures
+    from project import EDITIONS
+
+    for folder, lang in EDITIONS.items():
+        runner = runner_for(f"{folder}/x.md")
+
+        class Build:  # what a page's handbook.run asks of the plugin
+            def show(self, name, runner=runner, words=WORDS[lang or "ko"]):
+                return Example(runner.run(name), Figures(), words)
+
+        for page in sorted((ROOT / folder).glob("*.md")):
+            for block in EXEC_BLOCK.finditer(page.read_text(encoding="utf-8")):
+                name = re.search(r'handbook\.run\("([^"]+)"\)', block[1])
+                out = io.StringIO()
+                handbook._activate(Build())
+                try:
+                    with contextlib.redirect_stdout(out):
+                        exec(compile(block[1], f"{folder}/{page.name}", "exec"), {})
+                finally:
+                    handbook._activate(None)
+                yield f"{folder}/{page.name}", name[1] if name else "?", out.getvalue()
+
+
+def _lab_printed(source) -> str:
+    """What a lab's code cells print and display (the repr of a cell's last expression, as Jupyter
+    shows it), run in this process in order; figures are the snippets' (compared above)."""
+    import ast
+    import contextlib
+    import io
+
+    import matplotlib
+    import nbformat
+    from handbook import labs
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    book = labs.notebook(source, RUNNER.folder)
+    namespace, printed = {"__name__": "__main__"}, []
+    for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):
+        if number == 0:
+            continue  # the setup cell: it installs a font package where one is missing
+        tree = ast.parse(cell.source)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(tree, f"{source.name} cell {number}", "exec"), namespace)
+            if last is not None:
+                value = eval(compile(ast.Expression(last.value), f"{source.name} cell {number}", "eval"), namespace)
+                if value is not None:
+                    print(repr(value))
+        plt.close("all")
+        printed.append(f"# cell {number}\n{out.getvalue()}")
+    return "\n".join(printed)
 
 
 @pytest.mark.kernels
@@ -55,6 +134,19 @@ def test_claims_hold_and_what_changes_is_listed_under_other_cpu_kernels(capabili
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout)
     assert result["claims"] > 500 and not result["problems"], "\n".join(result["problems"])
-    # against this process; an edition's variant (x.en.py) changes where its snippet does
-    changed = {re.sub(r"\.\w+(\.py)$", r"\1", n) for n, digest in result["seen"].items() if _digest(n) != digest}
-    assert changed <= VARIES, f"output changes with the CPU kernels or threads but is not listed: {sorted(changed - VARIES)}"
+    # against this process; an edition's variant (x.en.py), and a page block showing a snippet,
+    # change where the snippet does
+    ours = _seen_here()
+    changed = {re.sub(r"\.\w+(\.py)$", r"\1", n.split(" on ")[0]) for n, digest in result["seen"].items()
+               if ours.get(n) != digest}
+    assert changed <= VARIES | VARIES_LABS, \
+        f"what a reader sees changes with the CPU kernels or threads but is not listed: {sorted(changed - VARIES - VARIES_LABS)}"
+
+
+_SEEN: dict[str, str] = {}
+
+
+def _seen_here() -> dict[str, str]:
+    if not _SEEN:
+        _SEEN.update(seen())
+    return _SEEN
