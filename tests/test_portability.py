@@ -26,11 +26,13 @@ VARIES = {
     "adding/fused.py", "causal/unequal.py", "decoding/kv_cache.py", "padding/encoder.py", "pitfalls/sum_check.py", "scaling/sweep.py", "softmax/range.py",
     "softmax/temperature.py", "together/empty_rows.py", "together/multihead.py",
     "online/attention.py", "online/figure.py", "online/guard.py", "online/merge.py",
+    # their tables (not their printed output) show rounding: a largest difference, a gradient's digits
+    "flex/align.py", "flex/zoo.py", "scaling/gradient.py",
 }
 
 # Labs whose printed outputs differ between capabilities or thread counts (the same rounding, in
 # cells of their own); a lab's claims about them are bounds or ranges too.
-VARIES_LABS = set()
+VARIES_LABS = {"labs/decoding.py", "labs/flex.py", "labs/online.py", "labs/together.py"}
 
 # One process per capability runs every snippet once: the digest of what each shows (its output, and
 # each page block that shows it, tables and matrices included, as the build renders them), the digest
@@ -40,9 +42,9 @@ import json, sys
 sys.path.insert(0, "tests")
 from project import RUNNER, runner_for
 from test_claims import CLAIMS
-from test_portability import seen
+from test_portability import lab_claim_problems, seen
 problems = [str(p) for p in (claim.check(runner_for(claim.file)) for claim in CLAIMS) if p]
-print(json.dumps({"seen": seen(), "claims": len(CLAIMS), "problems": problems}))
+print(json.dumps({"seen": seen(), "claims": len(CLAIMS), "problems": problems + lab_claim_problems()}))
 """
 EXEC_BLOCK = re.compile(r'^```python exec="on"\n(.*?)^```', re.S | re.M)
 
@@ -54,8 +56,28 @@ def seen() -> dict[str, str]:
     for file, name, shown in _page_blocks():
         found[f"{name} on {file}"] = _digest(shown)
     for lab in sorted(ROOT.glob("docs/labs/*.py")):
-        found[f"labs/{lab.name}"] = _digest(_lab_printed(lab))
+        found[f"labs/{lab.name}"] = _digest(_lab_run(lab)[0])
     return found
+
+
+def lab_claim_problems() -> list[str]:
+    """Each lab's own claims (``lab: expr``), in both editions, against the lab run in this process
+    (the editions' labs run the same code)."""
+    from handbook import labs
+    from handbook.claims import LabValues
+    from handbook.prose import check_page
+    from project import EDITIONS
+
+    problems = []
+    for lab in sorted(ROOT.glob("docs/labs/*.py")):
+        values = _lab_run(lab)[1]
+        for folder in EDITIONS:
+            source = ROOT / folder / "labs" / lab.name
+            file = f"{folder}/labs/{lab.name}"
+            lab_values = LabValues({(line, expr): values.get((cell, expr), ("missing", None))
+                                    for line, cell, expr in labs.lab_claims(source)})
+            problems += [p for p in check_page(labs.prose(source), file, runner_for(file), lab_values) if "(lab: " in p]
+    return problems
 
 
 def _digest(text: str) -> str:
@@ -93,9 +115,19 @@ def _page_blocks():
                 yield f"{folder}/{page.name}", name[1] if name else "?", out.getvalue()
 
 
-def _lab_printed(source) -> str:
+_LAB_RUNS: dict = {}
+
+
+def _lab_run(source) -> tuple[str, dict]:
     """What a lab's code cells print and display (the repr of a cell's last expression, as Jupyter
-    shows it), run in this process in order; figures are the snippets' (compared above)."""
+    shows it), run in this process in order (figures are the snippets', compared above), and its
+    claims' values by (code cell, expression), evaluated after the cell as the build's kernel does."""
+    if source not in _LAB_RUNS:
+        _LAB_RUNS[source] = _run_lab(source)
+    return _LAB_RUNS[source]
+
+
+def _run_lab(source) -> tuple[str, dict]:
     import ast
     import contextlib
     import io
@@ -107,8 +139,13 @@ def _lab_printed(source) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from handbook.render import plain
+
     book = labs.notebook(source, RUNNER.folder)
-    namespace, printed = {"__name__": "__main__"}, []
+    claims = {}
+    for _, cell, expr in labs.lab_claims(source):
+        claims.setdefault(cell, []).append(expr)
+    namespace, printed, values = {"__name__": "__main__"}, [], {}
     for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):
         if number == 0:
             continue  # the setup cell: it installs a font package where one is missing
@@ -123,7 +160,12 @@ def _lab_printed(source) -> str:
                     print(repr(value))
         plt.close("all")
         printed.append(f"# cell {number}\n{out.getvalue()}")
-    return "\n".join(printed)
+        for expr in claims.get(number - 1, []):  # the source's code cells, the setup cell not counted
+            try:
+                values[(number - 1, expr)] = ("value", plain(eval(expr, namespace)))
+            except Exception as error:  # noqa: BLE001 - the claim reports it
+                values[(number - 1, expr)] = ("error", f"{type(error).__name__}: {error}")
+    return "\n".join(printed), values
 
 
 @pytest.mark.kernels
