@@ -76,6 +76,9 @@ def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
         elif _emphasis(expr):  # Markdown would read it as bold or italic and break the span
             problems.append(f"{file}:{number}: claim expression {expr!r} has __, or * touching a "
                             "name: write x ** 0.5 with spaces, or name the value in the snippet")
+        elif re.search(r"\]\s*\(", expr):  # forms['x'](d): Markdown reads [..](..) as a link
+            problems.append(f"{file}:{number}: claim expression {expr!r} has ](, which Markdown reads "
+                            "as a link: name the value in the snippet, or call it another way")
         else:
             found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip(), form))
     return found

@@ -211,6 +211,7 @@ def test_every_problem_of_a_page_is_reported_in_one_pass():
         '`4`{data-claim=causal/weights.py: T}',  # unquoted
         '`2.13`{ data-claim="x/y.py: torch.__version__" }',  # Markdown would read __ as bold
         '`2.0`{ data-claim="causal/steps.py: 4**0.5" }',  # ** touching a name: bold
+        "`-65504`{ data-claim=\"apis/fully_masked.py: forms['finfo.min'](torch.float16).min()\" }",  # a link
     ],
 )
 def test_malformed_claims_are_problems(bad):
