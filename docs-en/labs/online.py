@@ -25,14 +25,17 @@
 #
 # The intermediate values depend on the block size. The smaller the blocks, the more steps $m$ rises in,
 # and each time $l$ shrinks and then grows again. But the last $m$ is always the row's maximum, and the last
-# $l$ is $\sum_j e^{x_j - m}$. Apart from rounding, they do not depend on the block size. When a block is
+# $l$ is $\sum_j e^{x_j - m}$. Rounded to four places, the last $(m, l)$ is the
+# same for all four block sizes (`True`{ data-claim="lab: len(set(finals.values())) == 1" }). Apart from rounding, they do not depend on the block size. When a block is
 # as long as the row or longer, there is only one block, and it is ordinary max subtraction.
 #
 # </details>
 
 # %%
+finals = {}  # each block size's last (m, l)
 for size in (1, 2, 3, 8):
     steps = [(round(m.item(), 4), round(l.item(), 4)) for m, l in online_stats(x, size)]
+    finals[size] = steps[-1]
     print(f"block {size}: (m, l) per block = {steps}")
 
 # %% [markdown]
@@ -47,12 +50,12 @@ for size in (1, 2, 3, 8):
 # %% [markdown]
 # ### Try it: a query with only its first block masked
 #
-# If you change `keep` so that query `2` cannot see the first two keys, and set the block size to $2$,
-# that row's $m$ is $-\infty$ while the first block is processed. Is the result the same as SDPA's?
+# If you change `keep` so that one query cannot see the first two keys (`late[2, :2] = False`), and set the
+# block size to $2$, that row's $m$ is $-\infty$ while the first block is processed. Is the result the same as SDPA's?
 #
 # <details markdown><summary>Answer</summary>
 #
-# It is. Thanks to the guard that subtracts $0$ when the value to subtract is $-\infty$, $l$ and the running
+# It is (a difference of `< 1e-6`{ data-claim="lab: (mine - theirs).abs().max().item()" }). Thanks to the guard that subtracts $0$ when the value to subtract is $-\infty$, $l$ and the running
 # output stay $0$ in the masked block, and the computation is normal from the block where real keys appear.
 # Without the guard, $-\infty - (-\infty)$ produces `nan` in the first block, and that `nan` is not erased
 # by the later blocks either.
@@ -85,9 +88,10 @@ print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
 #
 # <details markdown><summary>Answer</summary>
 #
-# They are bit-for-bit equal (`True`). This op does not accept a boolean mask, so you pass an additive mask
+# They are bit-for-bit equal (`True`{ data-claim="lab: torch.equal(direct, sdpa(q, k, v, attn_mask=x))" }). This op does not accept a boolean mask, so you pass an additive mask
 # of the same dtype as `q`, like `x`. Given a boolean mask, SDPA first converts it into an additive mask and
-# passes that to this op. The lse of the first row, which has no key to see, is $0$, not $-\infty$, because
+# passes that to this op. The lse of the first row, which has no key to see, is
+# `0`{ data-claim="lab: direct_lse[0, 0, 0].item()" }, not $-\infty$, because
 # the kernel stores $m + \log l$ after turning $m$ into $0$ and $l$ into $1$ at the end. The next section
 # shows how this value causes trouble when merging.
 #
@@ -111,13 +115,14 @@ print("its lse per row:", direct_lse.flatten().tolist())
 # %% [markdown]
 # ### Try it: splitting into three
 #
-# If you split the eight keys into pieces of $3$, $3$ and $2$, compute them separately and call `merge`
+# If you split the <span data-claim="lab: k.shape[-2]">eight</span> keys into pieces of $3$, $3$ and $2$, compute them separately and call `merge`
 # twice to merge them, is the result the same as computing in one go? What if you change the order of
 # merging?
 #
 # <details markdown><summary>Answer</summary>
 #
-# It is the same (within rounding). Merging with lse is "adding up the exponential sums", so the order and
+# It is the same, to within
+# `< 1e-6`{ data-claim="lab: max((left[0] - full).abs().max().item(), (right[0] - full).abs().max().item())" }. Merging with lse is "adding up the exponential sums", so the order and
 # the grouping do not matter. But a row with no key to see in some piece, like query `0`, needs that
 # piece's lse corrected to $-\infty$. The cell below finds such rows from the mask, piece by piece, and
 # fixes them.

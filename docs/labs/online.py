@@ -23,14 +23,17 @@
 # <details markdown><summary>답</summary>
 #
 # 중간값은 블록 크기에 따라 다릅니다. 블록이 작을수록 $m$이 여러 번에 나눠 오르고, 그때마다 $l$이 줄었다가 다시
-# 커집니다. 그러나 마지막 $m$은 언제나 줄의 최댓값이고, 마지막 $l$은 $\sum_j e^{x_j - m}$입니다. 반올림만큼의
-# 차이를 빼면 블록 크기와 상관이 없습니다. 블록이 줄 길이 이상이면 블록이 하나뿐이라 보통의 최댓값 빼기가 됩니다.
+# 커집니다. 그러나 마지막 $m$은 언제나 줄의 최댓값이고, 마지막 $l$은 $\sum_j e^{x_j - m}$입니다. 넷째 자리까지
+# 반올림하면 네 블록 크기의 마지막 $(m, l)$이 모두 같습니다(`True`{ data-claim="lab: len(set(finals.values())) == 1" }).
+# 반올림만큼의 차이를 빼면 블록 크기와 상관이 없습니다. 블록이 줄 길이 이상이면 블록이 하나뿐이라 보통의 최댓값 빼기가 됩니다.
 #
 # </details>
 
 # %%
+finals = {}  # each block size's last (m, l)
 for size in (1, 2, 3, 8):
     steps = [(round(m.item(), 4), round(l.item(), 4)) for m, l in online_stats(x, size)]
+    finals[size] = steps[-1]
     print(f"block {size}: (m, l) per block = {steps}")
 
 # %% [markdown]
@@ -44,12 +47,12 @@ for size in (1, 2, 3, 8):
 # %% [markdown]
 # ### 해 보기: 첫 블록만 가린 쿼리
 #
-# 쿼리 `2`가 앞의 키 둘을 못 보게 `keep`을 바꾸고 블록 크기를 $2$로 하면, 첫 블록을 처리하는 동안 그 줄의
-# $m$은 $-\infty$입니다. 결과는 SDPA와 같을까요?
+# `late[2, :2] = False`로 쿼리 하나가 앞의 키 둘을 못 보게 하고 블록 크기를 $2$로 하면, 첫 블록을 처리하는
+# 동안 그 줄의 $m$은 $-\infty$입니다. 결과는 SDPA와 같을까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다. 빼는 값이 $-\infty$일 때 $0$을 빼는 보호 덕분에, 가려진 블록에서는 $l$과 출력의 누적값이 $0$으로 남고
+# 같습니다(차이 `< 1e-6`{ data-claim="lab: (mine - theirs).abs().max().item()" }). 빼는 값이 $-\infty$일 때 $0$을 빼는 보호 덕분에, 가려진 블록에서는 $l$과 출력의 누적값이 $0$으로 남고
 # 진짜 키를 만나는 블록부터 정상으로 계산됩니다. 보호가 없으면 첫 블록에서 $-\infty - (-\infty)$가 `nan`을 만들고,
 # 그 `nan`은 뒤의 블록에서도 지워지지 않습니다.
 #
@@ -80,8 +83,9 @@ print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
 #
 # <details markdown><summary>답</summary>
 #
-# 비트까지 같습니다(`True`). 이 연산은 불리언 마스크를 받지 않으므로 `x`처럼 `q`와 같은 자료형의 가산 마스크를
-# 넘깁니다. SDPA는 불리언 마스크를 받으면 먼저 가산 마스크로 바꿔 이 연산에 넘깁니다. 볼 키가 없는 첫 줄의 lse는 $-\infty$가 아니라 $0$입니다. 커널이 끝에서 $m$을
+# 비트까지 같습니다(`True`{ data-claim="lab: torch.equal(direct, sdpa(q, k, v, attn_mask=x))" }). 이 연산은 불리언 마스크를 받지 않으므로 `x`처럼 `q`와 같은 자료형의 가산 마스크를
+# 넘깁니다. SDPA는 불리언 마스크를 받으면 먼저 가산 마스크로 바꿔 이 연산에 넘깁니다. 볼 키가 없는 첫 줄의 lse는 $-\infty$가 아니라
+# `0`{ data-claim="lab: direct_lse[0, 0, 0].item()" }입니다. 커널이 끝에서 $m$을
 # $0$으로, $l$을 $1$로 바꾼 뒤 $m + \log l$을 저장하기 때문입니다. 이 값이 합치기에서 문제가 되는 것을 다음 절에서
 # 봅니다.
 #
@@ -104,12 +108,12 @@ print("its lse per row:", direct_lse.flatten().tolist())
 # %% [markdown]
 # ### 해 보기: 셋으로 나누면
 #
-# 키 여덟 개를 $3, 3, 2$ 개로 나눠 계산하고, `merge`를 두 번 불러 합치면 한 번에 계산한 것과 같을까요? 합치는
+# 키 <span data-claim="lab: k.shape[-2]">여덟</span> 개를 $3, 3, 2$ 개로 나눠 계산하고, `merge`를 두 번 불러 합치면 한 번에 계산한 것과 같을까요? 합치는
 # 순서를 바꾸면 어떨까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다(반올림 범위에서). lse로 합치는 것은 "지수의 합을 더하는 것"이라 순서와 묶는 방법에 상관이 없습니다.
+# 같습니다(차이 `< 1e-6`{ data-claim="lab: max((left[0] - full).abs().max().item(), (right[0] - full).abs().max().item())" }). lse로 합치는 것은 "지수의 합을 더하는 것"이라 순서와 묶는 방법에 상관이 없습니다.
 # 다만 쿼리 `0`처럼 한 조각에서 볼 키가 없는 줄은 그 조각의 lse를 $-\infty$로 바로잡아야 합니다. 아래 셀은
 # 조각마다 마스크에서 그런 줄을 찾아 고칩니다.
 #

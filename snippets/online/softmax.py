@@ -34,7 +34,7 @@ keys = [x[i:i + block].tolist() for i in range(0, len(x), block)]  # each block'
 ms, ls = torch.stack([torch.stack(m_l) for m_l in online_stats(x, block)]).T
 prefix = torch.stack([x[:i + block].logsumexp(dim=-1) for i in range(0, len(x), block)])
 p, lse = online_softmax(x, block)
-z = torch.randn(100, 16, generator=torch.Generator().manual_seed(0)) * 10
+z = torch.randn(100, 16, generator=torch.Generator().manual_seed(0)) * (spread := 10)
 gap = max((online_softmax(z, b)[0] - z.softmax(-1)).abs().max() for b in range(1, 18))
 print(f"m per block: {ms.tolist()}\nl per block: {ls.tolist()}\nlse: {lse.item():.4f}",
       f"max |online - torch.softmax|, blocks 1..17: {gap.item():.1e}", sep="\n")
