@@ -24,7 +24,7 @@
 # <details markdown><summary>Answer</summary>
 #
 # The first sentence's mask is all `False`, so every cell becomes $-\infty$, and each row computes $\tfrac{0}{0}$ and
-# becomes `nan`. The second sentence gets ordinary weights. It is right for the function to accept an empty sentence,
+# becomes `nan`{ data-claim="lab: torch.softmax(scores, dim=-1)[0]" }. The second sentence gets ordinary weights. It is right for the function to accept an empty sentence,
 # but the computation after it has to be ready for such rows. The chapter's section
 # [Fully masked rows](../padding.md#fully-masked) covers how.
 #
@@ -49,17 +49,18 @@ torch.softmax(scores, dim=-1)
 # %% [markdown]
 # ### Try it: not expanding the axes
 #
-# This time we do not expand the axes at all and use the $(B, L)$ mask as it is. There are five sentences and the
-# longest length is also five, so $B = L_Q$. Will there be an error? Will `nan` rows appear? How much weight do the
+# This time we do not expand the axes at all and use the $(B, L)$ mask as it is. There are <span data-claim="lab: B">five</span> sentences and the
+# longest length is also <span data-claim="lab: L">five</span>, so $B = L_Q$. Will there be an error? Will `nan` rows appear? How much weight do the
 # `[PAD]` keys get? The cell below prints the number of rows holding a `nan`, `nan_rows`, and the largest weight a
 # `[PAD]` key gets, `pad_weight`.
 #
 # <details markdown><summary>Answer</summary>
 #
-# It is silently wrong, with neither an error nor `nan`. Broadcasting lines axes up from the right, so $(B, L)$ is read
+# It is silently wrong, with neither an error nor `nan` (`0`{ data-claim="lab: nan_rows" } rows hold a `nan`). Broadcasting lines axes up from the right, so $(B, L)$ is read
 # as $(1, 1, B, L)$ and the sentence axis lands in the place of the query axis. Then the $i$-th query row of **every**
 # sentence uses the mask of the $i$-th sentence. All lengths are at least $1$, so there is no empty row; instead, the
-# `[PAD]` keys take a sizeable weight. Writing a mask's shape out with four axes every time prevents this mistake.
+# `[PAD]` keys take a sizeable weight (the largest is
+# `> 0.5`{ data-claim="lab: pad_weight" }). Writing a mask's shape out with four axes every time prevents this mistake.
 #
 # </details>
 
@@ -93,9 +94,9 @@ print("pad_weight:", pad_weight)
 #
 # <details markdown><summary>Answer</summary>
 #
-# They are the same. There are no `[PAD]` rows to add, and the length you divide by equals the full length $L$. So a
+# They are the same (`True`{ data-claim="lab: torch.allclose(naive[1], masked[1])" }). There are no `[PAD]` rows to add, and the length you divide by equals the full length $L$. So a
 # test that checks only the longest sentence cannot catch this mistake. The difference shows only in shorter
-# sentences, so when you check, always pick a sentence that has padding.
+# sentences (`False`{ data-claim="lab: torch.allclose(naive[0], masked[0])" } for the first one), so when you check, always pick a sentence that has padding.
 #
 # </details>
 
@@ -116,21 +117,25 @@ torch.allclose(naive[1], masked[1]), torch.allclose(naive[0], masked[0])
 # %% [markdown]
 # ### Try it: fill values that survive float16
 #
-# In mixed precision, the mask is converted to `float16`. Of `-1e4`, `-6e4`, `-7e4` and `-1e9`, which stay finite when
+# In mixed precision, the mask is converted to `float16`. Of `[-1e4, -6e4, -7e4, -1e9]`{ data-claim="lab: fills" }, which stay finite when
 # converted to `float16`? The reference is `torch.finfo(torch.float16).min`.
 #
 # <details markdown><summary>Answer</summary>
 #
-# The smallest finite number `float16` can represent is the `finfo.min` the cell below prints, and numbers beyond that
-# range become `-inf`. So the first two stay and the last two become `-inf`. Once the fill value is `-inf`, a fully
+# The smallest finite number `float16` can represent is the `finfo.min` the cell below prints, `-65504`{ data-claim="lab: low" }, and numbers beyond that
+# range become `-inf`. Kept in float16 they are `[-10000, -60000, -inf, -inf]`{ data-claim="lab: stored" }: the first two
+# stay and the last two become `-inf`. Once the fill value is `-inf`, a fully
 # masked row becomes `nan` again. That is why the fill value is chosen per dtype, with `torch.finfo(dtype).min`.
 #
 # </details>
 
 # %%
-print("float16 finfo.min:", torch.finfo(torch.float16).min)
-for fill in [-1e4, -6e4, -7e4, -1e9]:
-    print(f"{fill:>8.0e} -> float16 {torch.tensor(fill).half().item()}")
+low = torch.finfo(torch.float16).min  # the smallest finite float16
+print("float16 finfo.min:", low)
+fills = [-1e4, -6e4, -7e4, -1e9]
+stored = [torch.tensor(fill).half().item() for fill in fills]  # each fill, kept in float16
+for fill, kept in zip(fills, stored):
+    print(f"{fill:>8.0e} -> float16 {kept}")
 
 # %% [markdown]
 # ## What `True` means in each API
@@ -149,7 +154,7 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
 #
 # <details markdown><summary>Answer</summary>
 #
-# Yes, the same. `~m` is `False` only at the last key, so SDPA masks only that cell, which is what
+# Yes, the same (`True`{ data-claim="lab: torch.allclose(flipped, by_fill, atol=1e-6)" }). `~m` is `False` only at the last key, so SDPA masks only that cell, which is what
 # `masked_fill(m, -inf)` does. Moving between the two directions takes just one `~`, but leaving it out raises no
 # error. That is why this chapter puts the direction into the mask's name (`keep`, `hide`).
 #

@@ -22,8 +22,8 @@
 #
 # <details markdown><summary>답</summary>
 #
-# 첫 문장은 마스크가 모두 `False`라서 모든 칸이 $-\infty$가 되고, 줄마다 $\tfrac{0}{0}$을 계산해 `nan`이
-# 됩니다. 둘째 문장은 평범한 가중치입니다. 함수가 빈 문장을 받아 주는 것은 옳지만, 그 뒤의 계산이 이런 줄을
+# 첫 문장은 마스크가 모두 `False`라서 모든 칸이 $-\infty$가 되고, 줄마다 $\tfrac{0}{0}$을 계산해
+# `nan`{ data-claim="lab: torch.softmax(scores, dim=-1)[0]" }이 됩니다. 둘째 문장은 평범한 가중치입니다. 함수가 빈 문장을 받아 주는 것은 옳지만, 그 뒤의 계산이 이런 줄을
 # 다룰 준비가 되어 있어야 합니다. 장의 [모두 가려진 줄](../padding.md#fully-masked)이 그 방법을 다룹니다.
 #
 # </details>
@@ -47,15 +47,16 @@ torch.softmax(scores, dim=-1)
 # %% [markdown]
 # ### 해 보기: 축을 늘리지 않으면
 #
-# 이번에는 축을 아예 늘리지 않고 $(B, L)$ 마스크를 그대로 씁니다. 문장이 다섯 개, 가장 긴 길이도 다섯이라
+# 이번에는 축을 아예 늘리지 않고 $(B, L)$ 마스크를 그대로 씁니다. 문장이 <span data-claim="lab: B">다섯</span> 개, 가장 긴 길이도 <span data-claim="lab: L">다섯</span>이라
 # $B = L_Q$입니다. 오류가 날까요? `nan` 줄이 생길까요? `[PAD]` 키가 받은 가중치는 얼마일까요? 아래 셀은 `nan`이
 # 있는 줄의 수 `nan_rows`와 `[PAD]` 키가 받은 가장 큰 가중치 `pad_weight`를 찍습니다.
 #
 # <details markdown><summary>답</summary>
 #
-# 오류도 `nan`도 없이 조용히 틀립니다. 브로드캐스트는 오른쪽 축부터 맞추므로 $(B, L)$은 $(1, 1, B, L)$처럼
+# 오류도 `nan`도 없이(`nan`이 있는 줄이 `0`{ data-claim="lab: nan_rows" } 개) 조용히 틀립니다. 브로드캐스트는 오른쪽 축부터 맞추므로 $(B, L)$은 $(1, 1, B, L)$처럼
 # 읽혀, 문장 축이 쿼리 축 자리에 붙습니다. 그러면 **모든** 문장의 $i$ 번째 쿼리 줄이 $i$ 번째 문장의 마스크를
-# 씁니다. 길이가 모두 $1$ 이상이라 빈 줄은 없고, 그 대신 `[PAD]` 키가 상당한 가중치를 가져갑니다. 마스크의 모양을
+# 씁니다. 길이가 모두 $1$ 이상이라 빈 줄은 없고, 그 대신 `[PAD]` 키가 상당한 가중치를 가져갑니다(가장 큰 것이
+# `> 0.5`{ data-claim="lab: pad_weight" }). 마스크의 모양을
 # 늘 네 축으로 적어 두면 이런 실수를 막을 수 있습니다.
 #
 # </details>
@@ -90,8 +91,8 @@ print("pad_weight:", pad_weight)
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다. 더할 `[PAD]` 줄이 없고, 나누는 길이도 전체 길이 $L$과 같기 때문입니다. 그래서 가장 긴 문장만
-# 확인하는 테스트로는 이 실수를 잡을 수 없습니다. 차이는 짧은 문장에서만 드러나므로, 확인할 때는 늘 패딩이
+# 같습니다(`True`{ data-claim="lab: torch.allclose(naive[1], masked[1])" }). 더할 `[PAD]` 줄이 없고, 나누는 길이도 전체 길이 $L$과 같기 때문입니다. 그래서 가장 긴 문장만
+# 확인하는 테스트로는 이 실수를 잡을 수 없습니다. 차이는 짧은 문장에서만 드러나므로(첫 문장은 `False`{ data-claim="lab: torch.allclose(naive[0], masked[0])" }), 확인할 때는 늘 패딩이
 # 있는 문장을 고르세요.
 #
 # </details>
@@ -112,21 +113,25 @@ torch.allclose(naive[1], masked[1]), torch.allclose(naive[0], masked[0])
 # %% [markdown]
 # ### 해 보기: float16에서 살아남는 채움값
 #
-# 혼합 정밀도에서는 마스크가 `float16`으로 바뀝니다. `-1e4`, `-6e4`, `-7e4`, `-1e9` 가운데 `float16`으로
+# 혼합 정밀도에서는 마스크가 `float16`으로 바뀝니다. `[-1e4, -6e4, -7e4, -1e9]`{ data-claim="lab: fills" } 가운데 `float16`으로
 # 바꿔도 유한한 값으로 남는 것은 어느 것일까요? 기준은 `torch.finfo(torch.float16).min`입니다.
 #
 # <details markdown><summary>답</summary>
 #
-# `float16`이 나타낼 수 있는 가장 작은 유한한 수는 아래 셀이 찍는 `finfo.min`이고, 이 범위를 넘는 수는
-# `-inf`가 됩니다. 그래서 앞의 둘은 남고 뒤의 둘은 `-inf`가 됩니다. 채움값이 `-inf`가 되면 모두 가려진 줄은
+# `float16`이 나타낼 수 있는 가장 작은 유한한 수는 아래 셀이 찍는 `finfo.min`, 곧 `-65504`{ data-claim="lab: low" }이고, 이 범위를 넘는 수는
+# `-inf`가 됩니다. float16에 담으면 `[-10000, -60000, -inf, -inf]`{ data-claim="lab: stored" }로, 앞의 둘은 남고
+# 뒤의 둘은 `-inf`가 됩니다. 채움값이 `-inf`가 되면 모두 가려진 줄은
 # 다시 `nan`이 됩니다. 자료형에 맞는 채움값을 `torch.finfo(dtype).min`으로 고르는 까닭입니다.
 #
 # </details>
 
 # %%
-print("float16 finfo.min:", torch.finfo(torch.float16).min)
-for fill in [-1e4, -6e4, -7e4, -1e9]:
-    print(f"{fill:>8.0e} -> float16 {torch.tensor(fill).half().item()}")
+low = torch.finfo(torch.float16).min  # the smallest finite float16
+print("float16 finfo.min:", low)
+fills = [-1e4, -6e4, -7e4, -1e9]
+stored = [torch.tensor(fill).half().item() for fill in fills]  # each fill, kept in float16
+for fill, kept in zip(fills, stored):
+    print(f"{fill:>8.0e} -> float16 {kept}")
 
 # %% [markdown]
 # ## API마다 다른 True의 뜻
@@ -145,7 +150,7 @@ for fill in [-1e4, -6e4, -7e4, -1e9]:
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다. `~m`은 마지막 키만 `False`이므로 SDPA는 그 칸만 가리고, 이것이 `masked_fill(m, -inf)`가 하는 일과
+# 같습니다(`True`{ data-claim="lab: torch.allclose(flipped, by_fill, atol=1e-6)" }). `~m`은 마지막 키만 `False`이므로 SDPA는 그 칸만 가리고, 이것이 `masked_fill(m, -inf)`가 하는 일과
 # 같습니다. 두 방향 사이를 옮길 때는 `~` 하나면 되지만, 빼먹어도 오류가 나지 않습니다. 그래서 이 장은 마스크
 # 이름에 방향을 담아(`keep`, `hide`) 둡니다.
 #
