@@ -29,7 +29,7 @@
 # <details markdown><summary>답</summary>
 #
 # 칸마다 거의 같은 색이 됩니다. 가중치가 모두 $\tfrac{1}{30}$ 근처라 색 눈금 바닥의 짙은 남색 한 가지입니다.
-# 엔트로피는 $\log\, 30$에 붙고, 최대 가중치는 $\tfrac{1}{30}$에 가깝습니다. 점수의 표준편차가
+# 엔트로피는 $\log\, 30$에 붙고(`3.40`{ data-claim="lab: mean_h" }), 최대 가중치는 $\tfrac{1}{30}$에 가깝습니다(`0.040`{ data-claim="lab: mean_top" }). 점수의 표준편차가
 # $\sigma^2 \sqrt{d}$인데 $d$로 나누면 $\tfrac{\sigma^2}{\sqrt{d}}$로 줄어, 점수끼리의 차이가 거의 사라지기
 # 때문입니다. 나누지 않으면 원-핫, $d$로 나누면 균등, $\sqrt{d}$로 나눠야 그 사이입니다.
 #
@@ -69,15 +69,17 @@ plt.show()
 # <details markdown><summary>답</summary>
 #
 # $U(-1, 1)$의 분산은 $\sigma^2 = \tfrac{4}{12} = \tfrac13$이므로, $\sqrt{d}$로 나눈 표준편차는 $d$와 상관없이
-# $\sigma^2 = \tfrac13$ 근처입니다. 나누기는 $d$에 따라 **달라지는** 부분만 없애고, 퍼짐의 크기 자체는 성분의
+# $\sigma^2 = \tfrac13$ 근처입니다(`0.33 ± 0.01`{ data-claim="lab: torch.tensor(spreads)" }). 나누기는 $d$에 따라 **달라지는** 부분만 없애고, 퍼짐의 크기 자체는 성분의
 # 분산이 정합니다. 논문처럼 분산이 $1$이면 나눈 표준편차도 $1$입니다.
 #
 # </details>
 
 # %%
+spreads = []  # the standard deviation after dividing by sqrt(d), per d
 for d in [4, 64, 1024]:
     s = dot_products(n, d, low=-1.0, high=1.0)
     by_sqrt_d = (s / d**0.5).std().item()
+    spreads.append(by_sqrt_d)
     print(f"d={d:5d}: std {s.std().item():.3f}, /sqrt(d) {by_sqrt_d:.3f}")
 
 # %% [markdown]
@@ -96,8 +98,8 @@ for d in [4, 64, 1024]:
 #
 # <details markdown><summary>답</summary>
 #
-# 헤드 하나의 폭이 절반이 되어 `q`는 `(배치, 16, 토큰, 32)`이고, 나누는 수는 $\sqrt{32}$입니다. SDPA는 따로
-# 알려 주지 않아도 쿼리의 마지막 축 길이로 나누므로 결과가 같습니다. $d_k$는 모델 폭도 레이어 수도 아니고,
+# 헤드 하나의 폭이 절반이 되어 `q`는 `(2, 16, 30, 32)`{ data-claim="lab: tuple(q16.shape)" }(배치, 헤드, 토큰, $d_k$)이고, 나누는 수는
+# `32`{ data-claim="lab: d_k" }의 제곱근입니다. SDPA는 따로 알려 주지 않아도 쿼리의 마지막 축 길이로 나누므로 결과가 같습니다(`True`{ data-claim="lab: torch.allclose(out16, F.scaled_dot_product_attention(q16, k16, v16), atol=1e-5)" }). $d_k$는 모델 폭도 레이어 수도 아니고,
 # 내적에서 실제로 더하는 곱의 개수라는 것을 다시 확인할 수 있습니다.
 #
 # </details>
@@ -129,7 +131,7 @@ torch.allclose(out16, F.scaled_dot_product_attention(q16, k16, v16), atol=1e-5)
 #
 # 작은 수로 나누면(온도가 낮으면) 소프트맥스가 포화해서 멈춘 쿼리가 많고 중앙값이 아주 작습니다. 나누는 수를
 # 키우면 멈춘 쿼리가 사라지고 중앙값이 커지다가, 이 씨앗 실험의 $U(-3, 3)$ 입력(분산 $3$)에서는 $\sqrt{d} = 32$
-# 근처(그 절반과 두 배 사이)에서 가장 크고, 그보다 크게 나누면 가중치가 균등해지고 $\frac{\partial z}{\partial q}$도
+# 근처(그 절반과 두 배 사이, 셀에서는 `16 … 64`{ data-claim="lab: best" })에서 가장 크고, 그보다 크게 나누면 가중치가 균등해지고 $\frac{\partial z}{\partial q}$도
 # 작아져 다시 줄어듭니다. 꼭대기가 $\sqrt{d}$ 근처인 것은 이 입력의 분산 덕입니다. `a`와 `b`를 $\sqrt{3}$으로 나눠
 # 분산을 $1$로 만들면 꼭대기가 $\sqrt{d}$의 사분의 일 근처로 옮겨 갑니다([스케일링 장](../scaling.md#peak)).
 # $\sqrt{d}$로 나누기는 꼭대기의 자리가 $d$에 따라 움직이지 않게 할 뿐, 그 자리는 입력의 분산이 정합니다.
@@ -137,10 +139,13 @@ torch.allclose(out16, F.scaled_dot_product_attention(q16, k16, v16), atol=1e-5)
 # </details>
 
 # %%
+medians = {}  # the median query gradient, per divisor
 for divisor in [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]:
     q = a.clone().requires_grad_()
     out = torch.softmax(q @ b.T / divisor, dim=-1) @ v
     out.backward(g)  # the same upstream gradient as above
     per_query = q.grad.norm(dim=-1)
+    medians[divisor] = per_query.median().item()
     print(f"divide by {divisor:4}: frozen {int((per_query < 1e-6).sum()):2},",
-          f"median |dL/dq_i| {per_query.median().item():.3g}")
+          f"median |dL/dq_i| {medians[divisor]:.3g}")
+best = max(medians, key=medians.get)  # the divisor with the largest median
