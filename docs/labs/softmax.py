@@ -19,8 +19,8 @@
 #
 # <details markdown><summary>답</summary>
 #
-# 손으로 한 세 단계는 `nan`만 냅니다. float32에서 $e^{-300}$은 가장 작은 양수보다도 작아 정확히 $0$으로
-# 언더플로하고, 합도 $0$이라 $\tfrac{0}{0}$이 되기 때문입니다. `torch.softmax`는 멀쩡히 $\tfrac14$씩 나눕니다.
+# 손으로 한 세 단계는 `nan`{ data-claim="lab: e / e.sum()" }만 냅니다. float32에서 $e^{-300}$은 가장 작은 양수보다도 작아 정확히 $0$으로
+# 언더플로하고, 합도 $0$이라 $\tfrac{0}{0}$이 되기 때문입니다. `torch.softmax`는 멀쩡히 `0.25`{ data-claim="lab: torch.softmax(low, dim=-1)" }씩 나눕니다.
 # 안에서 줄의 최댓값을 먼저 빼서, 실제로는 $e^{0}$ 네 개를 더하기 때문입니다. 다음 절이 그 요령입니다.
 #
 # </details>
@@ -49,22 +49,28 @@ print("torch.softmax:", torch.softmax(low, dim=-1).tolist())
 #
 # <details markdown><summary>답</summary>
 #
-# bfloat16은 지수 비트가 float32와 같아서 $e^{12}$가 `inf`가 되지 않고, naive도 숫자를 냅니다. 문턱이
-# float32와 거의 같은 곳까지 올라가는 것입니다. 그래서 점수가 $100$이면 bfloat16의 naive도 `nan`입니다.
+# bfloat16은 지수 비트가 float32와 같아서 $e^{12}$가 `inf`가 되지 않고, naive도 숫자를 냅니다
+# (모두 유한한가: `True`{ data-claim="lab: bool(naive_bf[12.0].isfinite().all())" }). 문턱이
+# float32와 거의 같은 곳까지 올라가는 것입니다. 그래서 점수가 $100$이면 bfloat16의 naive도
+# `nan`{ data-claim="lab: naive_bf[100.0]" }입니다.
 # 최댓값을 빼면 두 경우 모두 멀쩡합니다. 다만 bfloat16은 가수가 $7$ 비트뿐이라 수 사이의 간격이 넓어서, 끝까지
-# bfloat16으로 계산한 최댓값 빼기는 소수 셋째 자리에서 참값과 어긋납니다. `torch.softmax`는 안에서 float32로
-# 계산하고 마지막에만 반올림하므로, 마지막 줄(참값을 bfloat16으로 반올림한 값)과 같습니다. 범위는 넓어도 정밀도는
+# bfloat16으로 계산한 최댓값 빼기는 소수 셋째 자리에서 참값과 어긋납니다
+# (가장 큰 차이 `0.001 … 0.01`{ data-claim="lab: (shifted_bf[100.0].double() - exact).abs().max().item()" }). `torch.softmax`는 안에서 float32로
+# 계산하고 마지막에만 반올림하므로, 마지막 줄(참값을 bfloat16으로 반올림한 값)과 같습니다
+# (`True`{ data-claim="lab: torch.equal(torch.softmax(zb, dim=-1), exact.to(torch.bfloat16))" }). 범위는 넓어도 정밀도는
 # float16보다 낮습니다.
 #
 # </details>
 
 # %%
+naive_bf, shifted_bf = {}, {}  # per row's first score: naive, max subtracted, in bfloat16
 for row in ([12.0, 11.0, 10.0], [100.0, 99.0, 98.0]):
     zb = torch.tensor(row, dtype=torch.bfloat16)
     exact = torch.softmax(torch.tensor(row, dtype=torch.float64), dim=-1)
+    naive_bf[row[0]], shifted_bf[row[0]] = naive(zb), max_subtracted(zb)
     print(row, "bfloat16 exp(z):", torch.exp(zb).tolist())
-    print("  naive:           ", naive(zb).tolist())
-    print("  max subtracted:  ", max_subtracted(zb).tolist())
+    print("  naive:           ", naive_bf[row[0]].tolist())
+    print("  max subtracted:  ", shifted_bf[row[0]].tolist())
     print("  torch.softmax:   ", torch.softmax(zb, dim=-1).tolist())
     print("  float64:         ", rounded(exact))
     print("  float64 rounded: ", exact.to(torch.bfloat16).tolist())
@@ -83,21 +89,25 @@ for row in ([12.0, 11.0, 10.0], [100.0, 99.0, 98.0]):
 #
 # <details markdown><summary>답</summary>
 #
-# float64에서는 $e^{-120}$이 언더플로하지 않아 `log(softmax(z))`도 $-120$을 냅니다. 하지만 $-800$이면 float64도
-# $e^{-800}$을 담지 못해 다시 `-inf`입니다. float64의 언더플로 경계는
+# float64에서는 $e^{-120}$이 언더플로하지 않아 `log(softmax(z))`도
+# `-120.0000`{ data-claim="lab: third[torch.float64, -120.0][0]" }을 냅니다. 하지만 $-800$이면 float64도
+# $e^{-800}$을 담지 못해 다시 `-inf`{ data-claim="lab: third[torch.float64, -800.0][0]" }입니다. float64의 언더플로 경계는
 # [지수함수의 성질 실습](../labs/exp.md)의 "float64의 경계"에서 찾습니다.
-# `log_softmax`는 네 경우 모두 정확합니다. $z_i - \operatorname{LSE}(z)$는 뺄셈 하나라서, 확률이 얼마나 작든
+# `log_softmax`는 네 경우 모두 정확합니다(float32의 $-800$도 `-800.000`{ data-claim="lab: third[torch.float32, -800.0][1]" }). $z_i - \operatorname{LSE}(z)$는 뺄셈 하나라서, 확률이 얼마나 작든
 # 그 **로그**는 얼마든지 나타낼 수 있기 때문입니다.
 #
 # </details>
 
 # %%
+third = {}  # (dtype, last score) -> the third cell of log(softmax) and of log_softmax
 for dtype in (torch.float32, torch.float64):
     for last in (-120.0, -800.0):
         z3 = torch.tensor([0.0, -50.0, last], dtype=dtype)
+        log_of, log_sm = torch.log(torch.softmax(z3, dim=-1)), torch.log_softmax(z3, dim=-1)
+        third[dtype, last] = (log_of[2].item(), log_sm[2].item())
         print(str(dtype).removeprefix("torch."), f"z3 = {last:g}")
-        print("  log(softmax):", torch.log(torch.softmax(z3, dim=-1)).tolist())
-        print("  log_softmax: ", torch.log_softmax(z3, dim=-1).tolist())
+        print("  log(softmax):", log_of.tolist())
+        print("  log_softmax: ", log_sm.tolist())
 
 # %% [markdown]
 # ## 온도
@@ -107,8 +117,8 @@ for dtype in (torch.float32, torch.float64):
 
 # %% [markdown]
 # 그림의 가로축은 온도 $\tau$이고 로그 눈금입니다. 세로축은 $\operatorname{softmax}(z / \tau)_i$이고, 곡선 하나가
-# 점수 $z_i$ 하나입니다. 점선은 네 칸이 고를 때의 값 $\tfrac{1}{4}$입니다. 온도가 낮으면 가장 큰 점수가 전부를
-# 가져가고, 높으면 네 칸이 고르게 나눕니다.
+# 점수 $z_i$ 하나입니다. 점선은 <span data-claim="lab: len(z)">네</span> 칸이 고를 때의 값 $\tfrac{1}{4}$입니다. 온도가 낮으면 가장 큰 점수가 전부를
+# 가져가고, 높으면 모든 칸이 고르게 나눕니다.
 
 # %% [markdown]
 # ### 해 보기: 아주 낮은 온도
@@ -119,16 +129,18 @@ for dtype in (torch.float32, torch.float64):
 # <details markdown><summary>답</summary>
 #
 # 칸 $i$의 값은 대략 $e^{(z_i - z_1)/\tau}$입니다. $\tau = 0.01$이면 둘째 칸의 지수는 $-100$이라 float32의
-# 비정규수로 겨우 살아남고, 셋째와 넷째는 지수가 그보다 훨씬 작아 정확히 $0$입니다. $\tau = 0.02$이면 지수가
-# 절반이 되어 셋째 칸도 살아나고 넷째만 $0$입니다. 어느 경우에도 첫 칸은 정확히 $1$입니다. $1$에서 아주 작은
+# 비정규수로 겨우 살아남고, 셋째와 넷째는 지수가 그보다 훨씬 작아 정확히 $0$입니다
+# (`[False, False, True, True]`{ data-claim="lab: (low_tau[0.01] == 0).tolist()" }). $\tau = 0.02$이면 지수가
+# 절반이 되어 셋째 칸도 살아나고 넷째만 $0$입니다(`[False, False, False, True]`{ data-claim="lab: (low_tau[0.02] == 0).tolist()" }). 어느 경우에도 첫 칸은 정확히 `1`{ data-claim="lab: torch.stack([low_tau[0.01][0], low_tau[0.02][0]])" }입니다. $1$에서 아주 작은
 # 수를 뺀 값이 float32에서는 $1$과 구별되지 않으니까요. 온도가 낮으면 부동소수점에서는 "거의 원-핫"이 아니라
 # 정말로 원-핫이 됩니다.
 #
 # </details>
 
 # %%
+low_tau = {}  # the weights at each low temperature
 for tau in (0.01, 0.02):
-    q = torch.softmax(z / tau, dim=-1)
+    q = low_tau[tau] = torch.softmax(z / tau, dim=-1)
     print(f"tau = {tau}:", q.tolist())
     print("  exactly 0:", (q == 0).tolist(), " exactly 1:", (q == 1).tolist())
 
@@ -147,7 +159,8 @@ for tau in (0.01, 0.02):
 #
 # <details markdown><summary>답</summary>
 #
-# 배율이 커질수록 가장 큰 확률이 $1$에 붙고, 점수의 기울기가 급격히 작아져 배율 $64$에서는 사실상 $0$입니다.
+# 배율이 커질수록 가장 큰 확률이 $1$에 붙고, 점수의 기울기가 급격히 작아져 배율 $64$에서는 사실상 $0$입니다
+# (`< 1e-9`{ data-claim="lab: grad_size[64.0]" }).
 # `backward`가 계산하는 것은 $J^\top g$이므로 그 크기는 $\lVert J \rVert_2 \cdot \lVert g \rVert$를 넘지 못하고,
 # 포화한 $J$는 거의 영행렬입니다. 셀에서도 두 값이 함께 줄어듭니다. 점수가 크게 벌어진 소프트맥스에는 어떤 $g$가
 # 와도 학습 신호가 내려가지 않습니다. 어텐션이 점수를 $\sqrt{d_k}$로 나누는 까닭이 바로 이것입니다
@@ -157,10 +170,12 @@ for tau in (0.01, 0.02):
 # </details>
 
 # %%
+grad_size = {}  # the size of the scores' gradient, per scale
 for scale in (1.0, 4.0, 16.0, 64.0):
     x = (scale * z).requires_grad_()
     q = torch.softmax(x, dim=-1)
     q.backward(g)  # g: the upstream gradient of the example
     size = torch.linalg.matrix_norm(softmax_jacobian(q.detach()), ord=2).item()
+    grad_size[scale] = x.grad.norm().item()
     print(f"scale {scale:>4g}: max p = {q.max().item():.6f},",
           f"|grad| = {x.grad.norm().item():.3g}, ||J||_2 = {size:.3g}")

@@ -6,6 +6,7 @@ plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]  # DejaVu: minus si
 plt.rcParams["axes.unicode_minus"] = True
 
 z = torch.tensor([2.0, 1.0, 0.5, -1.0])  # the same four scores in every frame
+n = len(z)  # the dotted line: 1 / n, where every cell would be even
 taus = [0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 20.0]
 cells = ["first cell", "second cell", "third cell", "fourth cell"]
 for tau in taus:  # one figure per temperature: the page's slider moves among them
@@ -14,7 +15,7 @@ for tau in taus:  # one figure per temperature: the page's slider moves among th
     fig, ax = plt.subplots(figsize=(5.2, 3.2))
     bars = ax.bar(cells, p.numpy(), color="#00695c")
     ax.bar_label(bars, fmt="%.3f", padding=2)
-    ax.axhline(1 / len(z), color="#000000", linewidth=0.8, linestyle=(0, (1, 3)))
+    ax.axhline(1 / n, color="#000000", linewidth=0.8, linestyle=(0, (1, 3)))
     ax.set_ylim(0, 1.1)
     ax.set_ylabel("softmax(z / τ)")
     ax.set_title(f"Temperature τ = {tau:g}")
