@@ -20,9 +20,9 @@
 #
 # <details markdown><summary>Answer</summary>
 #
-# Both become `False`. The mathematical $e^x$ is unchanged, but float64 has ends too: near the left end the results
-# underflow to exactly $0$, and near the right end they overflow to `inf`. Several $0$s and several `inf`s come out
-# in a row, so they are not larger than the point before them either. The cell below shows how many such points there
+# Both become `False` (`[False, False]`{ data-claim="lab: [bool((exp_grid > 0).all()), bool((exp_grid.diff() > 0).all())]" }). The mathematical $e^x$ is unchanged, but float64 has ends too: near the left end the results
+# underflow to exactly $0$, and near the right end they overflow to `inf`. `> 1000`{ data-claim="lab: int((exp_grid == 0).sum())" } $0$s and `> 1000`{ data-claim="lab: int(exp_grid.isinf().sum())" } `inf`s come
+# out in a row, so they are not larger than the point before them either. The cell below shows how many such points there
 # are, along with the smallest nonzero value (float64's smallest subnormal) and the largest finite value. Exactly
 # where the two edges are is found in the "Overflow and the exact edges" section below.
 #
@@ -53,9 +53,11 @@ print("largest finite:  ", finite.max().item())
 #
 # <details markdown><summary>Answer</summary>
 #
-# $-17$ and $-17.25$ both become the **same** value, float16's smallest positive number $2^{-24}$. Their true values
+# $-17$ and $-17.25$ both become the **same** value, float16's smallest positive number $2^{-24}$
+# (`True`{ data-claim="lab: bool((torch.exp(z.half())[:2] == smallest).all())" }). Their true values
 # differ, and both are smaller than $2^{-24}$, but they are larger than half of it, so they round to the nearest
-# number, $2^{-24}$. For $-17.5$ and $-18$ the true values are smaller than half of $2^{-24}$, so they round to $0$.
+# number, $2^{-24}$. For $-17.5$ and $-18$ the true values are smaller than half of $2^{-24}$, so they round to $0$
+# (`[0, 0]`{ data-claim="lab: torch.exp(z.half())[2:]" }).
 # float16 numbers around here are subnormals, which can only be written as "so many times the smallest positive
 # number", so they have almost no significant digits. The cell's last line shows that half value.
 #
@@ -83,7 +85,7 @@ print(f"smallest float16 > 0: {smallest:.3g}, half of it: {smallest / 2:.3g}")
 #
 # <details markdown><summary>Answer</summary>
 #
-# The first two numbers the cell prints are float64's edges. The overflow side is near $\ln(\text{max})$, for the
+# The first two numbers the cell prints, `-745.13`{ data-claim="lab: under64" } and `709.78`{ data-claim="lab: over64" }, are float64's edges. The overflow side is near $\ln(\text{max})$, for the
 # same reason as in float32 (it matches the cell's last line to all the printed digits), and the underflow side is
 # near $\ln(\text{subnormal} / 2)$, half the smallest subnormal. Both edges lie outside $\pm 700$, so the first
 # example's grid was safe, and $\pm 800$ lay beyond them. float64 has more exponent bits than float32, so its range is
@@ -112,10 +114,10 @@ print("ln(max) =", math.log(torch.finfo(torch.float64).max))
 #
 # <details markdown><summary>Answer</summary>
 #
-# The weight does not become exactly four times as large. $e^M$ multiplies the value $e^{s}$ **before**
+# The weight does not become exactly four times as large (`3.9 … 4`{ data-claim="lab: (w_double[3] / w_half[3]).item()" }). $e^M$ multiplies the value $e^{s}$ **before**
 # normalization, which is then divided by the row sum again, and the sum grows as well. Since the fourth key's share
 # is small, it comes close to four times. The ratio of the two keys, on the other hand, becomes exactly four times as
-# large (within rounding). The ratio $p_i / p_j = e^{(s_i + M_i) - (s_j + M_j)}$ has no denominator. To remember it
+# large (within rounding, `4.0000`{ data-claim="lab: ratio.item()" }). The ratio $p_i / p_j = e^{(s_i + M_i) - (s_j + M_j)}$ has no denominator. To remember it
 # precisely: a mask changes not the weights themselves but **the ratios between keys** by a factor of $e^M$.
 #
 # </details>
@@ -144,19 +146,22 @@ print("ratio to key 1 x", ratio.item())
 #
 # <details markdown><summary>Answer</summary>
 #
-# With scores of $100$, the two methods give the same answer in float64. $e^{100}$ is within float64's range, so no
+# With scores of $100$, the two methods give the same answer in float64 (`True`{ data-claim="lab: same64[100.0]" }). $e^{100}$ is within float64's range, so no
 # `inf` appears. But with scores of $1000$, even in float64 $e^{1000}$ is `inf` and $e^{-1000}$ is $0$, so the first
-# and second cells are both `nan`, of the form $\infty \cdot 0$. Adding before exp stays fine. A wider dtype only
+# and second cells are both `nan` (`[nan, nan]`{ data-claim="lab: exp_first64[:2]" }), of the form $\infty \cdot 0$. Adding before exp
+# stays fine, `[0, 1, 2.7183]`{ data-claim="lab: add_first64" }. A wider dtype only
 # postpones the problem; the order of computation (add, then exp) removes it.
 #
 # </details>
 
 # %%
+same64 = {}  # per score: do the two orders agree in float64?
 for big in (100.0, 1000.0):
     s64 = torch.tensor([big, big, 1.0], dtype=torch.float64)
     M64 = torch.tensor([float("-inf"), -big, 0.0], dtype=torch.float64)
     add_first64 = torch.exp(s64 + M64)
     exp_first64 = torch.exp(s64) * torch.exp(M64)
+    same64[big] = torch.allclose(add_first64, exp_first64)
     print(f"s = {big:g}")
     print("  exp(s + M):     ", [round(x, 4) for x in add_first64.tolist()])
     print("  exp(s) * exp(M):", [round(x, 4) for x in exp_first64.tolist()])

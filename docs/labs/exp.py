@@ -19,9 +19,9 @@
 #
 # <details markdown><summary>답</summary>
 #
-# 둘 다 `False`가 됩니다. 수학의 $e^x$는 그대로지만 float64에도 끝이 있어서, 왼쪽 끝 근처에서는 결과가
-# 정확히 $0$으로 언더플로하고 오른쪽 끝 근처에서는 `inf`로 오버플로합니다. $0$이 여러 개, `inf`가 여러 개
-# 나란히 나오니 앞 점보다 크지도 않습니다. 아래 셀은 그런 점이 몇 개인지와, $0$이 아닌 가장 작은 값(float64의
+# 둘 다 `False`가 됩니다(`[False, False]`{ data-claim="lab: [bool((exp_grid > 0).all()), bool((exp_grid.diff() > 0).all())]" }). 수학의 $e^x$는 그대로지만 float64에도 끝이 있어서, 왼쪽 끝 근처에서는 결과가
+# 정확히 $0$으로 언더플로하고 오른쪽 끝 근처에서는 `inf`로 오버플로합니다. $0$이 `> 1000`{ data-claim="lab: int((exp_grid == 0).sum())" } 개, `inf`가
+# `> 1000`{ data-claim="lab: int(exp_grid.isinf().sum())" } 개 나란히 나오니 앞 점보다 크지도 않습니다. 아래 셀은 그런 점이 몇 개인지와, $0$이 아닌 가장 작은 값(float64의
 # 가장 작은 비정규수)과 유한한 가장 큰 값을 보여 줍니다. 두 경계가 정확히 어디인지는 아래 "오버플로와 정확한
 # 경계" 절에서 찾습니다.
 #
@@ -52,9 +52,11 @@ print("largest finite:  ", finite.max().item())
 #
 # <details markdown><summary>답</summary>
 #
-# $-17$과 $-17.25$는 둘 다 **같은** 값, float16의 가장 작은 양수 $2^{-24}$가 됩니다. 참값은 서로 다르고 둘 다
+# $-17$과 $-17.25$는 둘 다 **같은** 값, float16의 가장 작은 양수 $2^{-24}$가 됩니다
+# (`True`{ data-claim="lab: bool((torch.exp(z.half())[:2] == smallest).all())" }). 참값은 서로 다르고 둘 다
 # $2^{-24}$보다 작지만, 그 절반보다는 커서 가장 가까운 수인 $2^{-24}$로 반올림되었습니다. $-17.5$와 $-18$은
-# 참값이 $2^{-24}$의 절반보다 작아 $0$으로 반올림됩니다. 이 근처의 float16은 "가장 작은 양수의 몇 배"로만 수를
+# 참값이 $2^{-24}$의 절반보다 작아 $0$으로 반올림됩니다
+# (`[0, 0]`{ data-claim="lab: torch.exp(z.half())[2:]" }). 이 근처의 float16은 "가장 작은 양수의 몇 배"로만 수를
 # 적을 수 있는 비정규수라서 유효숫자가 거의 없습니다. 셀의 마지막 줄은 그 절반 값입니다.
 #
 # </details>
@@ -81,7 +83,7 @@ print(f"smallest float16 > 0: {smallest:.3g}, half of it: {smallest / 2:.3g}")
 #
 # <details markdown><summary>답</summary>
 #
-# 셀이 처음 출력하는 두 수가 float64의 경계입니다. 오버플로 쪽은 float32와 같은 이치로 $\ln(\text{max})$
+# 셀이 처음 출력하는 두 수 `-745.13`{ data-claim="lab: under64" }와 `709.78`{ data-claim="lab: over64" }가 float64의 경계입니다. 오버플로 쪽은 float32와 같은 이치로 $\ln(\text{max})$
 # 근처이고(셀의 마지막 줄과 출력된 자릿수까지 같습니다), 언더플로 쪽은 가장 작은 비정규수의 절반인
 # $\ln(\text{비정규수} / 2)$ 근처입니다. 두 경계 모두 $\pm 700$ 바깥이라 첫 예제의 격자는 안전했고, $\pm 800$은 그
 # 바깥이었습니다. float64는 float32보다 지수 비트가 많아 구간이 훨씬 넓지만, 그래도 끝은 있습니다.
@@ -108,9 +110,9 @@ print("ln(max) =", math.log(torch.finfo(torch.float64).max))
 #
 # <details markdown><summary>답</summary>
 #
-# 가중치는 정확히 네 배가 되지 않습니다. $e^M$은 정규화 **전**의 값 $e^{s}$에 곱해지고, 그 뒤 줄의 합으로 다시
+# 가중치는 정확히 네 배가 되지 않습니다(`3.9 … 4`{ data-claim="lab: (w_double[3] / w_half[3]).item()" }). $e^M$은 정규화 **전**의 값 $e^{s}$에 곱해지고, 그 뒤 줄의 합으로 다시
 # 나누는데 합도 함께 커지기 때문입니다. 넷째 키의 몫이 작아서 네 배에 가깝기는 합니다. 반면 두 키의 비율은
-# 정확히 네 배(반올림 범위 안에서)가 됩니다. 비율 $p_i / p_j = e^{(s_i + M_i) - (s_j + M_j)}$에는 분모가 없으니까요.
+# 정확히 네 배(반올림 범위 안에서 `4.0000`{ data-claim="lab: ratio.item()" })가 됩니다. 비율 $p_i / p_j = e^{(s_i + M_i) - (s_j + M_j)}$에는 분모가 없으니까요.
 # 마스크는 가중치 자체가 아니라 **키끼리의 비율**을 $e^M$ 배로 바꾼다고 기억하면 정확합니다.
 #
 # </details>
@@ -139,19 +141,22 @@ print("ratio to key 1 x", ratio.item())
 #
 # <details markdown><summary>답</summary>
 #
-# 점수가 $100$이면 float64에서는 두 방법이 같은 답을 냅니다. $e^{100}$이 float64의 범위 안이라 `inf`가
+# 점수가 $100$이면 float64에서는 두 방법이 같은 답을 냅니다(`True`{ data-claim="lab: same64[100.0]" }). $e^{100}$이 float64의 범위 안이라 `inf`가
 # 생기지 않기 때문입니다. 하지만 점수가 $1000$이면 float64에서도 $e^{1000}$은 `inf`, $e^{-1000}$은 $0$이
-# 되어 첫째와 둘째 칸이 모두 $\infty \cdot 0$ 꼴의 `nan`입니다. 더한 뒤 exp 하는 쪽은 그대로 멀쩡합니다. 더 넓은
+# 되어 첫째와 둘째 칸이 모두 $\infty \cdot 0$ 꼴의 `[nan, nan]`{ data-claim="lab: exp_first64[:2]" }입니다. 더한 뒤 exp 하는 쪽은
+# 그대로 `[0, 1, 2.7183]`{ data-claim="lab: add_first64" }로 멀쩡합니다. 더 넓은
 # 자료형은 문제를 뒤로 미룰 뿐이고, 계산 순서(더한 뒤 exp)가 문제를 없앱니다.
 #
 # </details>
 
 # %%
+same64 = {}  # per score: do the two orders agree in float64?
 for big in (100.0, 1000.0):
     s64 = torch.tensor([big, big, 1.0], dtype=torch.float64)
     M64 = torch.tensor([float("-inf"), -big, 0.0], dtype=torch.float64)
     add_first64 = torch.exp(s64 + M64)
     exp_first64 = torch.exp(s64) * torch.exp(M64)
+    same64[big] = torch.allclose(add_first64, exp_first64)
     print(f"s = {big:g}")
     print("  exp(s + M):     ", [round(x, 4) for x in add_first64.tolist()])
     print("  exp(s) * exp(M):", [round(x, 4) for x in exp_first64.tolist()])
