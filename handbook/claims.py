@@ -76,7 +76,9 @@ class Claim:
     def expected(self) -> Any:
         """The literal as ``parse_literal`` reads it; a word claim as the exact number it spells."""
         if self.form == "words":
-            number = words.value(self.literal)
+            op, number = words.bound(self.literal)
+            if op is not None:
+                return Bound(op, float(number))
             return Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number))
         return parse_literal(self.literal)
 

@@ -5,7 +5,8 @@
 A count or a ratio that states what a snippet computes (or the size the snippet is run at) is a
 claim even when the prose spells it out: ``여덟``, ``스물여덟``, ``십만``, ``두 배``, ``절반``,
 ``eight``, ``twenty-eight``, ``a hundred thousand``, ``twice``, ``half``. A count that only sets up
-the sentence ("one row", "두 경우") is not a number of the snippet's and stays plain text.
+the sentence ("one row", "두 경우") is not a number of the snippet's and stays plain text. A bound
+is a claim in words too: ``절반 넘게``, ``백 배 이상``, ``more than half``, ``under ten``.
 
 ``value`` reads exactly these forms and names what it cannot read: a word claim is never guessed.
 """
@@ -32,6 +33,27 @@ _ENGLISH_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixt
 _ENGLISH_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _ENGLISH_FRACTIONS = {"half": 0.5, "a half": 0.5, "one half": 0.5, "a quarter": 0.25, "a third": 1 / 3}
 _ENGLISH_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+
+
+# A bound in words: "절반 넘게", "백 배 이상", "more than half", "under a tenth" state which side
+# of a number the value lies on, as a code claim's `> 0.5` does.
+_KOREAN_BOUNDS = {"넘게": ">", "넘는": ">", "이상": ">=", "미만": "<", "이하": "<="}
+_ENGLISH_BOUNDS = {"more than": ">", "over": ">", "at least": ">=", "less than": "<", "under": "<",
+                   "at most": "<="}
+
+
+def bound(text: str) -> tuple[str | None, int | float]:
+    """``(op, number)`` of a word claim: ``(None, 8)`` for ``여덟``, ``(">", 0.5)`` for ``절반 넘게``
+    or ``more than half``, ``(">=", 100)`` for ``백 배 이상``."""
+    words = " ".join(text.split())
+    for suffix, op in _KOREAN_BOUNDS.items():
+        if words.endswith(f" {suffix}") or (words.endswith(suffix) and len(words) > len(suffix)):
+            return op, value(words[: -len(suffix)].strip())
+    lower = words.lower()
+    for prefix, op in _ENGLISH_BOUNDS.items():
+        if lower.startswith(prefix + " "):
+            return op, value(words[len(prefix) + 1:])
+    return None, value(words)
 
 
 def value(text: str) -> int | float:

@@ -124,8 +124,17 @@ def mutants(literal: str) -> list[tuple[str, str]]:
     return found
 
 
+_FLIPPED = {"넘게": "이하", "넘는": "이하", "이상": "미만", "미만": "이상", "이하": "넘게", "more than": "at most",
+            "over": "at most", "at least": "less than", "less than": "at least", "under": "at least",
+            "at most": "more than"}
+
+
 def word_mutants(literal: str) -> list[str]:
-    """The number words nearest to a word claim's value, one above and one below it, in its language."""
+    """The number words nearest to a word claim's value, one above and one below it, in its language;
+    a bound in words with its direction turned."""
+    if words.bound(literal)[0] is not None:
+        said = next(w for w in sorted(_FLIPPED, key=len, reverse=True) if w in literal)
+        return [literal.replace(said, _FLIPPED[said])]
     value = words.value(literal)
     lexicon = words.lexicon("ko" if re.search("[가-힣]", literal) else "en")
     above = min((w for w, v in lexicon.items() if v > value), key=lambda w: lexicon[w], default=None)
@@ -495,6 +504,14 @@ def test_checking_a_quote_imports_nothing():
     ("One hundred", 100), ("twice", 2), ("three times", 3), ("half", 0.5)])
 def test_number_words_are_read(text, value):
     assert words.value(text) == value
+
+
+@pytest.mark.parametrize(("text", "op", "number"), [("절반 넘게", ">", 0.5), ("백 배 이상", ">=", 100),
+                                                ("more than half", ">", 0.5), ("under ten", "<", 10), ("여덟", None, 8)])
+def test_a_bound_in_words_is_read(text, op, number):
+    assert words.bound(text) == (op, number)
+    if op:  # and its mutant, the other direction, is read as the other bound
+        assert words.bound(word_mutants(text)[0])[0] not in (None, op)
 
 
 @pytest.mark.parametrize("bad", ["이", "스무여덟", "8", "eight-ish", "", "many"])
