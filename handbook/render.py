@@ -151,8 +151,9 @@ class Example:
         return markdown_table([corner, *cols], body, ["---", *["---:"] * len(cols)])
 
     def title(self, spec: str) -> str:
-        """A column title with ``{name}`` fields filled from snippet values that are one number or
-        string (``"최대 가중치 > {threshold}인 줄"``), so a threshold in a title is read, not typed."""
+        """A column title (or alt text) with ``{expr}`` fields filled from snippet values that are one
+        number or string (``"최대 가중치 > {threshold}인 줄"``, ``"앞 {len(alone)} 칸"``), so a
+        count or a threshold in a title is read, not typed."""
         def fill(m: re.Match) -> str:
             if m["math"]:
                 return m["math"]  # $p_{ij}$: TeX's braces, not a field
@@ -160,7 +161,7 @@ class Example:
             if isinstance(value, list) or isinstance(value, bool):
                 raise SnippetError(f"{self.run.name}: the title field {{{m[2]}}} is not one value")
             return format(value, m[3] or "")
-        return re.sub(r"(?P<math>\$[^$]*\$)|\{(\w+)(?::([^{}]*))?\}", fill, spec)
+        return re.sub(r"(?P<math>\$[^$]*\$)|\{([^{}:$]+)(?::([^{}]*))?\}", fill, spec)
 
     def words_only(self, text: str, what: str, column: list[Any] | None = None) -> None:
         """Text the page types (a corner, a caption, a column title) holds words, math and code: a
