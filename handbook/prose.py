@@ -193,7 +193,27 @@ def prose_numbers(text: str, file: str) -> list[str]:
                              'data-claim (<span data-claim="snippet.py: expr">words</span>)')
         if any(_APPROX.search(m[0]) for m in _MATH.finditer(line)):
             found.append(f"{file}:{number}: a measured value (\\approx) in math is not checked: make it a claim")
-    return found + problems
+    return found + problems + front_matter_numbers(text, file)
+
+
+def front_matter_numbers(text: str, file: str) -> list[str]:
+    """Numbers in a page's title and description (what a search result and a link preview show),
+    which no claim can carry: only the API's literals (0, 1, -1) and a product's version (Keras 3)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return []
+    found = []
+    for number, line in enumerate(lines[1:], 2):
+        if line.strip() == "---":
+            break
+        key, _, value = line.partition(":")
+        if key.strip() in ("title", "description"):
+            value = re.sub(r"\b[A-Z][\w.+-]* \d+(?:\.\d+)*\b", " ", value)  # Keras 3, Python 3.11
+            bare = [n for n in bare_numbers(value.replace("−", "-")) if n not in API_LITERALS and f"-{n}" not in API_LITERALS]
+            if bare:
+                found.append(f"{file}:{number}: number {bare[0]!r} in the page's {key.strip()}: no claim can check it there: "
+                             "leave the number to the page's prose, where a claim checks it")
+    return found
 
 
 def check_page(text: str, file: str, runner: Runner, lab: LabValues | None = None) -> list[str]:

@@ -560,3 +560,10 @@ def test_a_string_claim_is_read_as_text_whatever_it_holds():
     assert parse_literal("'cache overflow: 6 + 1 > 6 rows'") == "cache overflow: 6 + 1 > 6 rows"
     assert parse_literal("['50% … 60%', '−1']") == ["50% … 60%", "−1"]
     assert parse_literal("−0 … 1") == Range(0.0, 1.0) and parse_literal("≤ −1") == Bound("<=", -1.0)
+
+
+def test_a_number_in_a_pages_title_or_description_is_found():
+    # A search result and a link preview show them, and no claim can sit there.
+    text = "---\ntitle: Masks\ndescription: It takes 30 rows, Keras 3, softmax(dim=-1) and 0.\n---\n\nText.\n"
+    [problem] = prose_numbers(text, "docs/x.md")
+    assert problem.startswith("docs/x.md:3: number '30' in the page's description")
