@@ -28,6 +28,7 @@ document = project.function("flex/packing.py", "document")
 layer = project.function("flex/packing.py", "layer")
 alibi = project.function("flex/alibi.py", "alibi")
 block_map = project.function("flex/cost.py", "block_map")
+peak_bytes = project.function("flex/peak.py", "peak_bytes")
 
 SDPA = F.scaled_dot_product_attention
 QUIET = "flex_attention called without torch.compile"  # eager CPU: the chapter shows this warning
@@ -237,6 +238,55 @@ def test_blockmask_bytes_follow_the_pages_formula_whatever_the_pattern(L, patter
                made.q_num_blocks, made.q_indices, made.full_q_num_blocks, made.full_q_indices]
     n = L // 128
     assert sum(t.numel() * t.element_size() for t in tensors) == 16 * n * n + 16 * n
+
+
+# the memory eager create_block_mask holds ------------------------------------------------------
+
+
+def test_peak_bytes_replays_allocations_and_frees_in_order():
+    def two_then_one():
+        a, b = torch.ones(1000, dtype=torch.bool), torch.ones(1000, dtype=torch.int64)
+        del a, b  # 9000 bytes held together, then freed
+        return torch.ones(3000, dtype=torch.bool)
+
+    def one_at_a_time():
+        for _ in range(3):
+            torch.ones(5000, dtype=torch.bool)
+
+    assert peak_bytes(two_then_one) == 9000
+    assert peak_bytes(one_at_a_time) == 5000
+    assert peak_bytes(lambda: None) == 0
+
+
+def test_peak_bytes_agrees_with_the_allocators_own_running_total():
+    # A second reading of the same profile: each allocation event also carries the allocator
+    # reporter's total of the bytes it holds (total_allocated), counted from its own table.
+    from torch.profiler import ProfilerActivity, profile
+    peak = peak_bytes(create_block_mask, causal(), 1, 1, 1024, 1024, device="cpu")  # quiets kineto first
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        create_block_mask(causal(), 1, 1, 1024, 1024, device="cpu")
+    found, stack = [], list(prof.profiler.kineto_results.experimental_event_tree())
+    while stack:
+        event = stack.pop()
+        stack += event.children
+        if isinstance(event.extra_fields, torch._C._profiler._ExtraFields_Allocation):
+            found.append((event.start_time_ns, event.extra_fields))
+    found.sort(key=lambda pair: pair[0])
+    start = found[0][1].total_allocated - found[0][1].alloc_size  # held before the call
+    assert max(f.total_allocated for _, f in found) - start == peak
+
+
+@pytest.mark.parametrize(("B", "H", "L"), [(1, 1, 256), (1, 1, 1024), (2, 3, 512)])
+def test_eager_create_block_mask_holds_the_mask_a_padded_copy_and_an_int64_copy(B, H, L):
+    # What the page explains its measured ratio (B = H = 1) with: at the peak, the bool table
+    # mask_mod gives, the copy F.pad makes of it and the int64 copy mask.sum casts that to are all
+    # held, with the int64 block sums. A causal mask_mod ignores b and h, so its table is one
+    # (L, L) broadcast over them, and only the two copies are B * H times as large. Another torch
+    # that drops or adds a copy fails here; measure again, then edit the page.
+    assert torch.__version__.startswith("2.13.")
+    cells, blocks = B * H * L * L, B * H * (L // 128) ** 2
+    peak = peak_bytes(create_block_mask, causal(), B, H, L, L, device="cpu")
+    assert peak == L * L + (1 + 8) * cells + 8 * blocks
 
 
 # packing, ALiBi, CPU ---------------------------------------------------------------------------
