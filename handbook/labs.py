@@ -39,6 +39,9 @@ NUMERIC_ENV = re.compile(r"ATEN_|OMP_|MKL_|OPENBLAS_|KMP_|TORCH_|PYTHONHASHSEED$
 # what it is. The tests set OMP_WAIT_POLICY and `make serve` does not; in the key, each would run
 # every lab again after the other.
 TIMING_ONLY = {"OMP_WAIT_POLICY", "KMP_BLOCKTIME"}
+# What an executed notebook holds besides its outputs; a change here makes every lab run again
+# rather than reuse a notebook made the old way.
+FORMAT = "executed notebooks 2: the claims cells taken out, the code cells counted without them"
 HANG_S = 600  # how long a cell, or a kernel's start, may take before the build calls it hung
 
 
@@ -95,7 +98,7 @@ def environment() -> str:
     interpreter, every installed distribution, the CPU capability torch uses, numeric settings."""
     import torch
 
-    parts = [platform.python_version(), platform.machine(), torch.backends.cpu.get_cpu_capability()]
+    parts = [FORMAT, platform.python_version(), platform.machine(), torch.backends.cpu.get_cpu_capability()]
     parts += _distributions()
     parts += sorted(f"{k}={v}" for k, v in os.environ.items() if NUMERIC_ENV.match(k) and k not in TIMING_ONLY)
     return digest("\n".join(parts))
@@ -223,6 +226,12 @@ def execute(file: str, text: str, key: str) -> Any:
         printed = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
         claims[str(cell.metadata[CLAIMS_CELL])] = json.loads(printed)
         book.cells.remove(cell)
+    # Counted as the reader's Jupyter counts them: the claims cells took a number each, and are gone.
+    for count, cell in enumerate((c for c in book.cells if c.cell_type == "code"), 1):
+        cell.execution_count = count
+        for output in cell.outputs:
+            if "execution_count" in output:
+                output.execution_count = count
     for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):
         outputs = []  # the kernel sends printed text in chunks timed by chance: join them
         for output in cell.outputs:

@@ -98,7 +98,9 @@ def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_t
             "\n# %%\nchars = []\n", encoding="utf-8")
         text = nbformat.writes(labs.notebook(source, SNIPPETS))
         book = labs.execute("docs/labs/count.py", labs.with_claims(text, labs.lab_claims(source)), "k")
-        assert len(book.cells) == len(nbformat.reads(text, as_version=4).cells)  # the claims cell is gone
+        assert len(book.cells) == len(nbformat.reads(text, as_version=4).cells)  # the claims cell is gone...
+        code = [c for c in book.cells if c.cell_type == "code"]
+        assert [c.execution_count for c in code] == list(range(1, len(code) + 1))  # ...and so is its number
         return check_page(labs.prose(source), "docs/labs/count.py", Runner(SNIPPETS), labs.lab_values(source, book))
 
     assert run("ABCDEFG") == []  # read after the cell below the text, not at the end (chars = [])
