@@ -219,6 +219,8 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if getattr(page.file, "abs_dest_path", None):
             _SOURCES[Path(page.file.abs_dest_path).resolve()] = (file, source)
         problems = check_page(source, file, self.runner, lab)
+        if name is not None and lab is None:  # the lab failed (under serve): that failure is the problem shown
+            problems = [p for p in problems if "no executed lab was given" not in p]
         for problem in problems:
             log.warning(problem)
         if problems and self.serving:  # never in a deployed build: there, a problem stops it

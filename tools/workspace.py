@@ -54,8 +54,17 @@ def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
             shutil.copy(ROOT / docs / page, destination / docs / page)
     for part in ("snippets", "handbook"):  # handbook/: mkdocs.yml watches it
         shutil.copytree(ROOT / part, destination / part)
-    for part in ("mkdocs.yml", "mkdocs.en.yml", "requirements.txt"):
+    for part in ("mkdocs.yml", "mkdocs.en.yml", "requirements.txt", "references.yml"):
         shutil.copy(ROOT / part, destination)
+    if pages:  # a small site's list of cited threads is what its pages cite (the build requires both ways)
+        from handbook import references
+
+        texts = "\n".join(p.read_text(encoding="utf-8") for docs in ("docs", "docs-en")
+                          for p in (destination / docs).rglob("*") if p.suffix in (".md", ".py"))
+        cited = {(m["repo"], int(m["number"])) for m in references._LINK.finditer(texts)}
+        kept = [line for line in (destination / "references.yml").read_text(encoding="utf-8").splitlines()
+                if not line.startswith("- ") or any(f"repo: {r}, number: {n}," in line for r, n in cited)]
+        (destination / "references.yml").write_text("\n".join(kept) + "\n", encoding="utf-8")
     return destination
 
 

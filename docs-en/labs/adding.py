@@ -136,7 +136,8 @@ print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 # </details>
 
 # %%
-rows, firsts, kinds = {}, {}, {}  # by [PAD] score: row 0 masked late, masked first, what late gives
+# by [PAD] score: row 0 masked late, row 0 masked first, and what late gives
+rows, firsts, kinds = {}, {}, {}
 for pad_score in (20.0, 100.0, 105.0, 110.0):
     S32 = S.clone()
     S32[0, 3] = pad_score
@@ -144,7 +145,8 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
     late = late / late.sum(dim=-1, keepdim=True)
     early = torch.softmax(S32 + M, dim=-1)
     rows[pad_score], firsts[pad_score] = late[0], early[0]
-    kinds[pad_score] = ("nan" if late[0].isnan().any() else "one-hot" if late[0].max() == 1
+    kinds[pad_score] = ("nan" if late[0].isnan().any()
+                        else "one-hot" if late[0].max() == 1
                         else "right" if torch.allclose(late[0], early[0]) else "wrong")
     print(f"[PAD] = {pad_score:g}: softmax first is {kinds[pad_score]}")
     print("  softmax first:", [round(x, 4) for x in late[0].tolist()])

@@ -134,7 +134,8 @@ L = max(len(p) for p in prompts)
 right = torch.tensor([p + [0] * (L - len(p)) for p in prompts])
 keep_right = torch.arange(L) < torch.tensor([len(p) for p in prompts])[:, None]
 out_right = forward(right, keep_right, torch.arange(L).expand(right.shape), *params)
-right_gaps = [(out_right[b, keep_right[b]] - a).abs().max().item() for b, a in enumerate(alone)]
+right_gaps = [(out_right[b, keep_right[b]] - a).abs().max().item()
+              for b, a in enumerate(alone)]
 for b, gap in enumerate(right_gaps):
     print(f"prompt {b}: right padding, arange positions: max |diff| = {gap:.1e}")
 
@@ -164,10 +165,11 @@ for b, gap in enumerate(right_gaps):
 # </details>
 
 # %%
-fill_nans, fill_same = [], []  # per fill: NaN in the output, and whether it equals the slice
+fill_nans, fill_same = [], []  # per fill: NaNs in the output; equal to the slice?
 for fill in (1e30, float("inf")):
     k_fill, v_fill = k.nan_to_num(fill), v.nan_to_num(fill)
     out = sdpa(q, k_fill, v_fill, attn_mask=keep)
     fill_nans.append(int(out.isnan().sum()))
     fill_same.append(torch.allclose(out, reference))
-    print(f"fill {fill:g}: NaN {fill_nans[-1]} of {out.numel()}, same as slice: {fill_same[-1]}")
+    print(f"fill {fill:g}: NaN {fill_nans[-1]} of {out.numel()},",
+          f"same as slice: {fill_same[-1]}")

@@ -133,7 +133,7 @@ torch.allclose(naive[1], masked[1]), torch.allclose(naive[0], masked[0])
 low = torch.finfo(torch.float16).min  # the smallest finite float16
 print("float16 finfo.min:", low)
 fills = [-1e4, -6e4, -7e4, -1e9]
-stored = [torch.tensor(fill).half().item() for fill in fills]  # each fill, kept in float16
+stored = [torch.tensor(fill).half().item() for fill in fills]  # each fill in float16
 for fill, kept in zip(fills, stored):
     print(f"{fill:>8.0e} -> float16 {kept}")
 

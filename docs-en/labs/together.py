@@ -76,9 +76,11 @@ low_rows, low_sums, low_same = {}, {}, {}  # by mask: row 1, the row sums, same 
 for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
     out, w = attention(q0, k0, v0, mask)
     low_rows[name], low_sums[name] = w[1], w.sum(dim=-1)
-    low_same[name] = torch.allclose(out, F.scaled_dot_product_attention(q0, k0, v0, mask))
+    sdpa_out = F.scaled_dot_product_attention(q0, k0, v0, mask)
+    low_same[name] = torch.allclose(out, sdpa_out)
     print(f"{name:>15}: row 1 = {low_rows[name].tolist()}")
-    print(f"{'':>15}  row sums = {low_sums[name].tolist()}, same as SDPA: {low_same[name]}")
+    print(f"{'':>15}  row sums = {low_sums[name].tolist()},",
+          f"same as SDPA: {low_same[name]}")
 
 # %% [markdown]
 # ## Aligning the causal mask
@@ -106,11 +108,13 @@ for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
 # </details>
 
 # %%
-first_sees = {}  # new queries -> keys the first one sees (top-left, bottom-right), same mask
+# new queries -> keys the first one sees (top-left, bottom-right), same mask?
+first_sees = {}
 for n_new in (1, 2, 4):
     top = torch.ones(n_new, L_K, dtype=torch.bool).tril()
     bottom = torch.ones(n_new, L_K, dtype=torch.bool).tril(L_K - n_new)
-    first_sees[n_new] = (int(top[0].sum()), int(bottom[0].sum()), torch.equal(top, bottom))
+    first_sees[n_new] = (int(top[0].sum()), int(bottom[0].sum()),
+                         torch.equal(top, bottom))
     print(f"L_Q={n_new}: top-left sees {top.sum(-1).tolist()},",
           f"bottom-right sees {bottom.sum(-1).tolist()},",
           f"same: {torch.equal(top, bottom)}")

@@ -63,7 +63,7 @@ print("torch.softmax:", torch.softmax(low, dim=-1).tolist())
 # </details>
 
 # %%
-naive_bf, shifted_bf = {}, {}  # per row's first score: naive, max subtracted, in bfloat16
+naive_bf, shifted_bf = {}, {}  # by first score: naive, max subtracted (bfloat16)
 for row in ([12.0, 11.0, 10.0], [100.0, 99.0, 98.0]):
     zb = torch.tensor(row, dtype=torch.bfloat16)
     exact = torch.softmax(torch.tensor(row, dtype=torch.float64), dim=-1)
@@ -103,7 +103,8 @@ third = {}  # (dtype, last score) -> the third cell of log(softmax) and of log_s
 for dtype in (torch.float32, torch.float64):
     for last in (-120.0, -800.0):
         z3 = torch.tensor([0.0, -50.0, last], dtype=dtype)
-        log_of, log_sm = torch.log(torch.softmax(z3, dim=-1)), torch.log_softmax(z3, dim=-1)
+        log_of = torch.log(torch.softmax(z3, dim=-1))
+        log_sm = torch.log_softmax(z3, dim=-1)
         third[dtype, last] = (log_of[2].item(), log_sm[2].item())
         print(str(dtype).removeprefix("torch."), f"z3 = {last:g}")
         print("  log(softmax):", log_of.tolist())
