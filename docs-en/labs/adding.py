@@ -1,10 +1,10 @@
 # %% [markdown]
 # # Lab: Why masks are added
 #
-# A notebook that runs the examples of the chapter
-# [Why masks are added: what to add, and in which dtype](../adding.md) as they are and lets you change them bit by
-# bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and the answer is in the
-# folded box. The outputs on this page are what actually ran when the site was built.
+# This notebook runs the examples from [Why masks are added: what to add, and in which dtype](../adding.md)
+# unchanged, ready for you to modify one step at a time. Run the cells from the top, in order. Each "Try it" is
+# followed by a cell you can edit, and its answer is in the folded box. The outputs on this page come from the run
+# made when the site was built.
 #
 # Every example uses the same scores `S`. The rows are the <span data-claim="adding/scores.py: len(queries)">three</span> queries "I", "go" and "home", and the columns are those
 # <span data-claim="adding/scores.py: int(keep.sum())">three</span> tokens and <span data-claim="adding/scores.py: int((~keep).sum())">two</span> `[PAD]`. `keep` is the boolean mask that is `True` for the real tokens.

@@ -1,9 +1,9 @@
 # %% [markdown]
 # # Lab: One mask, many libraries
 #
-# A notebook that runs the conversion functions and the probe of the chapter [One mask, many libraries](../apis.md)
-# as they are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the
-# cell right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the
+# This notebook runs the conversion functions and the probe from [One mask, many libraries](../apis.md) unchanged,
+# ready for you to modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a
+# cell you can edit, and its answer is in the folded box. The outputs on this page come from the run made when the
 # site was built. This notebook uses PyTorch only.
 
 # %% [markdown]

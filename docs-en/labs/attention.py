@@ -1,9 +1,9 @@
 # %% [markdown]
 # # Lab: Attention at a glance
 #
-# A notebook that runs the examples of the chapter [Attention at a glance](../attention.md) as they are and lets you
-# change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it, and
-# the answer is in the folded box. The outputs on this page are what actually ran when the site was built.
+# This notebook runs the examples from [Attention at a glance](../attention.md) unchanged, ready for you to modify
+# one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you can edit, and
+# its answer is in the folded box. The outputs on this page come from the run made when the site was built.
 
 # %% [markdown]
 # ## The five steps by hand: scores, scaling, mask, weights, output

@@ -1,10 +1,9 @@
 # %% [markdown]
 # # Lab: Causal alignment and decoding
 #
-# A notebook that runs the examples of the chapter [Causal alignment and decoding](../decoding.md) as they are and
-# lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right
-# below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was
-# built.
+# This notebook runs the examples from [Causal alignment and decoding](../decoding.md) unchanged, ready for you to
+# modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you can edit,
+# and its answer is in the folded box. The outputs on this page come from the run made when the site was built.
 
 # %% [markdown]
 # ## Two alignments
@@ -25,7 +24,7 @@
 #
 # <span data-claim="lab: empty[6, 2]">Four</span> rows are empty; in general, $L_Q - L_K$ rows (asked whether that holds for
 # the <span data-claim="lab: len(empty)">three</span> pairs in the cell below: `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). Bottom-right alignment lines up the last query with the last
-# key, so query $i$ sees keys $0, \dots, i - (L_Q - L_K)$, and when $i < L_Q - L_K$ it has no key to see. A length
+# key, so query $i$ sees keys $0, \dots, i - (L_Q - L_K)$, and when $i < L_Q - L_K$ it sees no key at all. A length
 # of $0$ is refused with a `ValueError`: an attention with no keys has only empty rows, so it means nothing.
 #
 # </details>
@@ -45,7 +44,7 @@ except ValueError as error:
 # ## SDPA's `is_causal`
 #
 # `is_causal=True` is top-left aligned. We measure how many keys a new query sees in a single decode step, and what
-# SDPA gives for rows with no key to see.
+# SDPA gives for fully masked rows.
 
 # %%
 # snippet: decoding/sdpa_align.py

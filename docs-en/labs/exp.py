@@ -1,9 +1,9 @@
 # %% [markdown]
 # # Lab: Properties of the exponential function
 #
-# A notebook that runs the examples of the chapter [Properties of the exponential function](../exp.md) as they are
-# and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right
-# below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site was
+# This notebook runs the examples from [Properties of the exponential function](../exp.md) unchanged, ready for you
+# to modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you can
+# edit, and its answer is in the folded box. The outputs on this page come from the run made when the site was
 # built.
 
 # %% [markdown]

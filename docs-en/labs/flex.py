@@ -1,11 +1,11 @@
 # %% [markdown]
 # # Lab: A collection of masks with FlexAttention
 #
-# A notebook that runs the examples of the chapter [A collection of masks with FlexAttention](../flex.md) as they
-# are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell
-# right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site
-# was built. On a CPU, FlexAttention runs in eager mode and warns once, the first time it is called. The examples
-# filter out only that warning, by its message.
+# This notebook runs the examples from [A collection of masks with FlexAttention](../flex.md) unchanged, ready for
+# you to modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you
+# can edit, and its answer is in the folded box. The outputs on this page come from the run made when the site was
+# built. On a CPU, FlexAttention runs in eager mode and warns once, the first time it is called. The examples filter
+# out only that warning, by its message.
 
 # %% [markdown]
 # ## Mask pieces and how they combine

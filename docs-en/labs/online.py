@@ -1,10 +1,10 @@
 # %% [markdown]
 # # Lab: Online softmax
 #
-# A notebook that runs the examples of the chapter [Softmax in fused kernels: online softmax](../online.md) as they
-# are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell
-# right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the site
-# was built.
+# This notebook runs the examples from [Softmax in fused kernels: online softmax](../online.md) unchanged, ready for
+# you to modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you
+# can edit, and its answer is in the folded box. The outputs on this page come from the run made when the site was
+# built.
 
 # %% [markdown]
 # ## m and l, updated block by block
@@ -41,8 +41,8 @@ for size in (1, 2, 3, 8):
 # %% [markdown]
 # ## The output, rescaled by the same factor: `online_attention`
 #
-# The unnormalized output is rescaled by the same factor as $l$ and divided by $l$ at the very end. Query
-# `0` has no key to see.
+# The unnormalized output is rescaled by the same factor as $l$ and divided by $l$ at the very end. Every key
+# is masked for query `0`.
 
 # %%
 # snippet: online/attention.py
@@ -71,7 +71,7 @@ print("query 2 sees keys:", late[2].nonzero().flatten().tolist())
 print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
 
 # %% [markdown]
-# ## The row with no key to see
+# ## When every key is masked
 #
 # The unguarded computation, the guarded one, `torch.softmax`, `torch._safe_softmax` and SDPA's two kernels,
 # side by side.
@@ -84,13 +84,13 @@ print(f"max |online - SDPA| = {(mine - theirs).abs().max().item():.1e}")
 #
 # If SDPA's default choice on CPU really is the flash kernel, its result must be bit-for-bit equal to
 # passing the same inputs directly to the CPU flash op in `torch.ops.aten`. Compare the two results with
-# `torch.equal`, and look at the lse that op returns alongside for the row with no key to see.
+# `torch.equal`, and look at the lse that op returns alongside for the fully masked row.
 #
 # <details markdown><summary>Answer</summary>
 #
 # They are bit-for-bit equal (`True`{ data-claim="lab: torch.equal(direct, sdpa(q, k, v, attn_mask=x))" }). This op does not accept a boolean mask, so you pass an additive mask
 # of the same dtype as `q`, like `x`. Given a boolean mask, SDPA first converts it into an additive mask and
-# passes that to this op. The lse of the first row, which has no key to see, is
+# passes that to this op. The lse of the first row, which is fully masked, is
 # `0`{ data-claim="lab: direct_lse[0, 0, 0].item()" }, not $-\infty$, because
 # the kernel stores $m + \log l$ after turning $m$ into $0$ and $l$ into $1$ at the end. The next section
 # shows how this value causes trouble when merging.
@@ -123,7 +123,7 @@ print("its lse per row:", direct_lse.flatten().tolist())
 #
 # It is the same, to within
 # `< 1e-6`{ data-claim="lab: max((left[0] - full).abs().max().item(), (right[0] - full).abs().max().item())" }. Merging with lse is "adding up the exponential sums", so the order and
-# the grouping do not matter. But a row with no key to see in some piece, like query `0`, needs that
+# the grouping do not matter. But a row that sees no key in some piece, like query `0`, needs that
 # piece's lse corrected to $-\infty$. The cell below finds such rows from the mask, piece by piece, and
 # fixes them.
 #

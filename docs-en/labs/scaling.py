@@ -1,9 +1,9 @@
 # %% [markdown]
 # # Lab: Scaling
 #
-# A notebook that runs the examples of the chapter [Scaling: why divide by √dₖ](../scaling.md) as they are and lets
-# you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the cell right below it,
-# and the answer is in the folded box. The outputs on this page are what actually ran when the site was built.
+# This notebook runs the examples from [Scaling: why divide by √dₖ](../scaling.md) unchanged, ready for you to
+# modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you can edit,
+# and its answer is in the folded box. The outputs on this page come from the run made when the site was built.
 
 # %% [markdown]
 # ## The seed experiment and measuring sharpness

@@ -1,9 +1,9 @@
 # %% [markdown]
 # # Lab: Putting it together
 #
-# A notebook that runs the examples of the chapter [Putting it together: a copyable `attention`](../together.md) as
-# they are and lets you change them bit by bit. Run it from the top, in order. Each "Try it" can be edited in the
-# cell right below it, and the answer is in the folded box. The outputs on this page are what actually ran when the
+# This notebook runs the examples from [Putting it together: a copyable `attention`](../together.md) unchanged,
+# ready for you to modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a
+# cell you can edit, and its answer is in the folded box. The outputs on this page come from the run made when the
 # site was built.
 
 # %% [markdown]
@@ -47,8 +47,8 @@ print("mask == 0  :", as_hide)
 # %% [markdown]
 # ## Fully masked rows
 #
-# We compute a row with no key to see with a plain softmax, with this chapter's two `masked_fill` calls and with SDPA,
-# and compare the outputs and gradients.
+# We compute a fully masked row three ways, with a plain softmax, with this chapter's two `masked_fill` calls and with
+# SDPA, and compare the outputs and gradients.
 
 # %%
 # snippet: together/empty_rows.py
