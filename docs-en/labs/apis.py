@@ -71,7 +71,7 @@ print(from_keep(causal & padding, "finfo_min", torch.float16))
 # `nan`s the gradients get. The output has one line per path and mask form, giving for `float32`,
 # `float16` and `bfloat16` in turn "what the fully masked row became · the number of `nan`s in the
 # gradients". `1/4`{ data-claim="apis/fully_masked.py: 1 / len(S[-1])" } is the uniform distribution, all <span data-claim="apis/fully_masked.py: len(S[-1])">four</span> cells $\tfrac{1}{4}$; `softmax(S[-1])` is the
-# softmax of the scores as they are, as if there had been no mask.
+# softmax of the unmasked scores, as if there had been no mask.
 
 # %%
 # snippet: apis/fully_masked.py

@@ -114,8 +114,8 @@ except ValueError as error:
 # %% [markdown]
 # ### Try it: what about right padding?
 #
-# If the same prompts are fed with the `[PAD]` at the end (right padding) and the slot index is used as the position
-# as it is (`torch.arange`), do the outputs of the real tokens equal those of running each prompt alone? If so, why
+# If the same prompts are fed with the `[PAD]` at the end (right padding) and the slot index itself is used as the
+# position (`torch.arange`), do the outputs of the real tokens equal those of running each prompt alone? If so, why
 # does generation bother with left padding?
 #
 # <details markdown><summary>Answer</summary>

@@ -81,7 +81,7 @@ for W in (2, 5):
 # ## Document masks and packing
 #
 # <span data-claim="flex/packing.py: len(lengths)">Two</span> documents are packed into one row and compared with running each alone: with only the causal mask, with a
-# document mask, and with a document mask together with positions counted again.
+# document mask, and with a document mask together with positions that restart in each document.
 
 # %%
 # snippet: flex/packing.py

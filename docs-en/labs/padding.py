@@ -49,7 +49,7 @@ torch.softmax(scores, dim=-1)
 # %% [markdown]
 # ### Try it: not expanding the axes
 #
-# This time we do not expand the axes at all and use the $(B, L)$ mask as it is. There are <span data-claim="lab: B">five</span> sentences and the
+# This time we do not expand the axes at all and pass the $(B, L)$ mask unchanged. There are <span data-claim="lab: B">five</span> sentences and the
 # longest length is also <span data-claim="lab: L">five</span>, so $B = L_Q$. Will there be an error? Will `nan` rows appear? How much weight do the
 # `[PAD]` keys get? The cell below prints the number of rows holding a `nan`, `nan_rows`, and the largest weight a
 # `[PAD]` key gets, `pad_weight`.

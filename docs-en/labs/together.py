@@ -19,7 +19,7 @@
 # %% [markdown]
 # ### Try it: a mask of $0$ and $1$
 #
-# What happens if you pass an integer mask such as the `[1, 1, 1, 0, 0]` a tokenizer returns, as it is? And what are
+# What happens if you pass an integer mask such as the `[1, 1, 1, 0, 0]` a tokenizer returns, unconverted? And what are
 # the first query's weights when you convert it with `mask.bool()`, and when you convert it with `mask == 0`? Here `q`
 # and `k` are all $1$, so every score is the same.
 #
@@ -101,7 +101,7 @@ for name, mask in [("bool keep", keep), ("float finfo.min", low)]:
 #
 # With $L_Q = 1$, top-left alignment sees only <span data-claim="lab: first_sees[1][0]">one</span> key, the first, and
 # bottom-right alignment sees all <span data-claim="lab: first_sees[1][1]">four</span> keys. Using
-# `is_causal=True` as is when generating one token at a time means the new token sees none of the preceding context.
+# plain `is_causal=True` when generating one token at a time means the new token sees none of the preceding context.
 # With $L_Q = L_K$ the two alignments are the same mask. Alignment matters only when the lengths differ (asked whether
 # the two masks agree for one, two and four new queries: `[False, False, True]`{ data-claim="lab: [s[2] for s in first_sees.values()]" }).
 #
@@ -131,7 +131,7 @@ for n_new in (1, 2, 4):
 # %% [markdown]
 # ### Try it: changing only the number of heads
 #
-# Keep the weights `params` as they are and switch to four heads: does the output change? Does it match an MHA built
+# Keep the same weights `params` and switch to four heads: does the output change? Does it match an MHA built
 # with four heads and the same weights?
 #
 # <details markdown><summary>Answer</summary>
