@@ -2,7 +2,7 @@
 # # 실습: 마스크는 왜 더하나
 #
 # [마스크는 왜 더하나](../adding.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
-# 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 상자에 있습니다.
 # 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
 #
 # 모든 예제는 같은 점수 `S`를 씁니다. 줄은 "나는", "학교에", "간다" <span data-claim="adding/scores.py: len(queries)">세</span> 쿼리이고, 열은 그 <span data-claim="adding/scores.py: int(keep.sum())">세</span> 토큰과 `[PAD]` <span data-claim="adding/scores.py: int((~keep).sum())">두</span>
@@ -164,7 +164,7 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 #
 # <details markdown><summary>답</summary>
 #
-# ③ 만 마스크를 돌려줍니다. ① 은 `1`이 "봄"인지 "가림"인지 추측하지 않고 `TypeError`로 `True = keep` 규약을
+# ③ 만 마스크를 돌려줍니다. ① 은 `1`이 "참여"인지 "가림"인지 추측하지 않고 `TypeError`로 `True = keep` 규약을
 # 알려 줍니다. ② 는 위 표에서 본 것처럼 float16이 `-1e9`를 담지 못해 `-inf`로 바뀌므로 `ValueError`를 내고
 # `finfo.min`을 권합니다. ④ 는 정수에 $-\infty$가 없으므로 `TypeError`입니다. ⑤ 의 채움값 $0$은 아무것도
 # 가리지 않으니 `ValueError`입니다. 조용히 틀린 마스크를 만드는 대신, 무엇이 틀렸는지 말하며 멈추는 것이 이

@@ -2,7 +2,7 @@
 # # 실습: 인과 정렬과 디코딩
 #
 # [인과 정렬과 디코딩](../decoding.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
-# 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 칸에 있습니다.
+# 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 상자에 있습니다.
 # 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
 
 # %% [markdown]
@@ -62,11 +62,11 @@ except ValueError as error:
 #
 # 추측 디코딩(speculative decoding)처럼 한 단계에 새 토큰을 둘씩 넣으면 $L_Q = 2$입니다. `decode_step`은 그래도
 # 한 번에 계산한 출력과 같을까요? 반대로 한 토큰씩 디코딩하면서 마스크 대신 `is_causal=True`를 넘기면 어떻게
-# 될까요? 캐시를 여섯 칸으로 잡고 여덟 토큰을 넣으면요?
+# 될까요? 캐시를 여섯 슬롯으로 잡고 여덟 토큰을 넣으면요?
 #
 # <details markdown><summary>답</summary>
 #
-# 두 토큰씩 넣어도 같습니다(가장 큰 차이 `< 1e-6`{ data-claim="lab: (by_two - full).abs().max()" }). `decode_step`은 새 토큰이 몇 개든 캐시의 마지막 자리로 보고 오른쪽 아래 정렬
+# 두 토큰씩 넣어도 같습니다(가장 큰 차이 `< 1e-6`{ data-claim="lab: (by_two - full).abs().max()" }). `decode_step`은 새 토큰이 몇 개든 캐시의 마지막 위치로 보고 오른쪽 아래 정렬
 # 마스크를 만들기 때문입니다. `is_causal=True`로 바꾸면 프리필은 같지만($L_Q = L_K$), 디코딩 단계마다 새 쿼리가
 # 첫 키만 봅니다. 출력은 첫 토큰의 값 벡터가 되어(단계마다 그런지 물으면
 # `[True, True, True, True]`{ data-claim="lab: first_value" }) 한 번에 계산한 출력과 크게 어긋납니다(단계마다의 차이가
@@ -111,15 +111,15 @@ except ValueError as error:
 # %% [markdown]
 # ### 해 보기: 오른쪽 패딩이라면
 #
-# 같은 프롬프트를 `[PAD]`를 뒤에 채워(오른쪽 패딩) 넣고, 위치는 칸 번호 그대로(`torch.arange`) 쓰면 진짜 토큰의
+# 같은 프롬프트를 `[PAD]`를 뒤에 채워(오른쪽 패딩) 넣고, 위치는 슬롯 번호 그대로(`torch.arange`) 쓰면 진짜 토큰의
 # 출력은 혼자 넣은 것과 같을까요? 그렇다면 생성에서는 왜 굳이 왼쪽 패딩을 쓸까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 같습니다(<span data-claim="lab: len(right_gaps)">세</span> 프롬프트의 가장 큰 차이 `< 1e-6`{ data-claim="lab: max(right_gaps)" }). 오른쪽 패딩에서는 진짜 토큰이 칸 $0$부터 시작하므로 칸 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
+# 같습니다(<span data-claim="lab: len(right_gaps)">세</span> 프롬프트의 가장 큰 차이 `< 1e-6`{ data-claim="lab: max(right_gaps)" }). 오른쪽 패딩에서는 진짜 토큰이 슬롯 $0$부터 시작하므로 슬롯 번호가 곧 위치이고, `[PAD]`는 모두 뒤에 있어
 # 인과 마스크가 이미 가립니다. 그러나 생성은 각 문장의 마지막 토큰 바로 뒤에 새 토큰을 붙입니다. 오른쪽 패딩에서는
-# 문장마다 그 자리가 다르고 그 사이에 `[PAD]`가 끼므로, 한 배치를 한 번에 한 칸씩 늘려 갈 수 없습니다. 왼쪽
-# 패딩은 모든 문장의 끝을 같은 칸에 맞추고, 그 대가로 마스크와 `position_ids`를 맞춰야 합니다.
+# 문장마다 그 위치가 다르고 그 사이에 `[PAD]`가 끼므로, 한 배치를 한 번에 한 슬롯씩 늘려 갈 수 없습니다. 왼쪽
+# 패딩은 모든 문장의 끝을 같은 슬롯에 맞추고, 그 대가로 마스크와 `position_ids`를 맞춰야 합니다.
 #
 # </details>
 
@@ -134,9 +134,9 @@ for b, gap in enumerate(right_gaps):
     print(f"prompt {b}: right padding, arange positions: max |diff| = {gap:.1e}")
 
 # %% [markdown]
-# ## 캐시의 빈 칸
+# ## 캐시의 빈 슬롯
 #
-# 빈 칸을 `nan`으로 채운 캐시에 여러 방법을 써 보고, 출력의 `nan` 수를 셉니다.
+# 빈 슬롯을 `nan`으로 채운 캐시에 여러 방법을 써 보고, 출력의 `nan` 수를 셉니다.
 
 # %%
 # snippet: decoding/empty_slots.py
@@ -144,7 +144,7 @@ for b, gap in enumerate(right_gaps):
 # %% [markdown]
 # ### 해 보기: nan 대신 아주 큰 수나 inf
 #
-# 빈 칸을 `nan` 대신 아주 큰 유한값이나 무한대로 채우고(`fill in (1e30, float("inf"))`) 불리언 마스크로 가리면 출력은
+# 빈 슬롯을 `nan` 대신 아주 큰 유한값이나 무한대로 채우고(`fill in (1e30, float("inf"))`) 불리언 마스크로 가리면 출력은
 # 어떻게 될까요?
 #
 # <details markdown><summary>답</summary>
@@ -153,8 +153,8 @@ for b, gap in enumerate(right_gaps):
 # 출력은 잘라 낸 것과 같습니다(`True`{ data-claim="lab: fill_same[0]" }, `nan`은
 # `0`{ data-claim="lab: fill_nans[0]" } 개). `inf`는 다릅니다. 값 쪽에서 $0 \times \infty$가 `nan`이고, 키 쪽에서도
 # 점수가 $\pm\infty$가 되어 $-\infty$를 더하면 `nan`이 될 수 있습니다. 이 예에서는 출력
-# `4`{ data-claim="lab: reference.numel()" } 칸 가운데 `4`{ data-claim="lab: fill_nans[1]" } 칸이 `nan`입니다. 초기화하지 않은 메모리에 무엇이 있을지 모르니,
-# 빈 칸은 $0$으로 만들거나 잘라 내는 것이 안전합니다.
+# 출력 값 `4`{ data-claim="lab: reference.numel()" } 개 가운데 `4`{ data-claim="lab: fill_nans[1]" } 개가 `nan`입니다. 초기화하지 않은 메모리에 무엇이 있을지 모르니,
+# 빈 슬롯은 $0$으로 만들거나 잘라 내는 것이 안전합니다.
 #
 # </details>
 

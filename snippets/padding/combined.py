@@ -26,7 +26,7 @@ for b, (ax, words, grid) in enumerate(zip(axes, tokens, keep)):
     ax.imshow(grid.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]), vmin=0, vmax=1)
     for i in range(L):
         for j in range(L):
-            ax.text(j, i, "봄" if grid[i, j] else "가림", ha="center", va="center",
+            ax.text(j, i, "참여" if grid[i, j] else "가림", ha="center", va="center",
                     fontsize=8, color="white" if grid[i, j] else "#333333")
     ax.set_xticks(range(L), labels, rotation=45, ha="left", fontsize=8)
     ax.set_yticks(range(L), labels, fontsize=8)
