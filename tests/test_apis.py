@@ -197,6 +197,14 @@ def test_keras_as_measured():
     assert mha(q, v, key=k, attention_mask=KEEP)[0, 2].std() < 1e-6, f"{where}: the fused path's uniform row"
 
 
+
+def test_keras_window_is_the_rule_the_flex_table_transcribes():
+    """flex/window.py writes Keras's sliding_window rule as a mask_mod; the Keras layer, run, agrees."""
+    measured, table = project.run("apis/keras_window.py").namespace, project.run("flex/window.py").namespace
+    for name in ("Keras sliding_window=W", "Keras sliding_window=W, causal"):
+        assert measured["seen"][name] == table["seen"][name], name
+    assert measured["symmetric"] and measured["future"] > 0, "a two-sided band, future keys included"
+
 def test_jax_and_flax_as_measured():
     import flax
     import jax

@@ -48,10 +48,10 @@ gap_both = (out - sdpa(q, k, v, attn_mask=dense_both)).abs().max().item()
 print("max |flex - SDPA|:", gap_both)
 
 # %% [markdown]
-# ## Three sliding-window conventions
+# ## Four sliding-window conventions
 #
-# The number of keys each row sees when the same `W` is passed to the rules of transformers, FlashAttention and
-# attention-gym.
+# The number of keys each row sees when the same `W` is passed to the rules of transformers, FlashAttention,
+# attention-gym and Keras.
 
 # %%
 # snippet: flex/window.py

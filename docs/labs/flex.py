@@ -45,9 +45,9 @@ gap_both = (out - sdpa(q, k, v, attn_mask=dense_both)).abs().max().item()
 print("max |flex - SDPA|:", gap_both)
 
 # %% [markdown]
-# ## 슬라이딩 윈도의 세 규약
+# ## 슬라이딩 윈도의 네 규약
 #
-# 같은 `W`를 transformers, FlashAttention, attention-gym의 규칙에 넘겼을 때 줄마다 보는 키의 수입니다.
+# 같은 `W`를 transformers, FlashAttention, attention-gym, Keras의 규칙에 넘겼을 때 줄마다 보는 키의 수입니다.
 
 # %%
 # snippet: flex/window.py

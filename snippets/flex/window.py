@@ -16,6 +16,10 @@ conventions = {  # each library's rule, written as a mask_mod
     "FA window_size=(W - 1, 0)": lambda b, h, q, kv: (q - (W - 1) <= kv) & (kv <= q),
     # attention-gym generate_sliding_window: q_idx - kv_idx <= window_size
     "attention-gym window_size=W": and_masks(causal, lambda b, h, q, kv: q - kv <= W),
+    # keras MultiHeadAttention._compute_sliding_window_mask: abs(i - j) < sliding_window
+    "Keras sliding_window=W": lambda b, h, q, kv: (q - kv).abs() < W,
+    "Keras sliding_window=W, causal": and_masks(causal, lambda b, h, q, kv: (
+        q - kv).abs() < W),  # with use_causal_mask=True
     # transformers before #39408: window_size=(W, W) passed to FA with causal=True
     "FA window_size=(W, W), causal": and_masks(
         causal, lambda b, h, q, kv: (q - W <= kv) & (kv <= q + W)),
