@@ -1,5 +1,11 @@
+import warnings
+from collections import defaultdict
 import torch
 from torch.nn.attention.flex_attention import and_masks, create_mask
+
+with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
+    warnings.filterwarnings("ignore", "IProgress not found")
+    import transformers.modeling_flash_attention_utils as fa_utils
 
 
 def causal(b, h, q, kv):
@@ -29,3 +35,10 @@ for name, mask_mod in conventions.items():
     seen[name] = create_mask(mask_mod, 1, 1, L, L, device="cpu")[0, 0].sum(-1).tolist()
     print(f"{name:>31}: {seen[name]}")
 names, most = list(seen), {name: max(row) for name, row in seen.items()}
+# what the installed transformers passes to FlashAttention now (after #40163)
+hf_to_fa = fa_utils._process_flash_attention_kwargs(  # as if FA took window_size
+    L, L, True, sliding_window=W, supports_mapping=defaultdict(bool, window_size=True))
+left, right = hf_to_fa["window_size"]
+fa_now = and_masks(causal, lambda b, h, q, kv: (q - left <= kv) & (kv <= q + right))
+most_now = int(create_mask(fa_now, 1, 1, L, L, device="cpu")[0, 0].sum(-1).max())
+print(f"transformers now passes window_size={(left, right)}: at most {most_now} keys")
