@@ -5,7 +5,7 @@ import torch
 import transformers
 from transformers.masking_utils import create_causal_mask
 
-# --- demo: two documents of 3 and 5 tokens packed into one row, no [PAD] ---
+# two documents of 3 and 5 tokens packed into one row, no [PAD]
 torch.manual_seed(0)
 config = transformers.LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=32,
                                   num_hidden_layers=1, num_attention_heads=2,

@@ -3,10 +3,6 @@ from collections import defaultdict
 import torch
 from torch.nn.attention.flex_attention import and_masks, create_mask
 
-with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
-    warnings.filterwarnings("ignore", "IProgress not found")
-    import transformers.modeling_flash_attention_utils as fa_utils
-
 
 def causal(b, h, q, kv):
     return kv <= q
@@ -35,6 +31,9 @@ for name, mask_mod in conventions.items():
     seen[name] = create_mask(mask_mod, 1, 1, L, L, device="cpu")[0, 0].sum(-1).tolist()
     print(f"{name:>31}: {seen[name]}")
 names, most = list(seen), {name: max(row) for name, row in seen.items()}
+with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
+    warnings.filterwarnings("ignore", "IProgress not found")
+    import transformers.modeling_flash_attention_utils as fa_utils
 # what the installed transformers passes to FlashAttention now (after #40163)
 hf_to_fa = fa_utils._process_flash_attention_kwargs(  # as if FA took window_size
     L, L, True, sliding_window=W, supports_mapping=defaultdict(bool, window_size=True))

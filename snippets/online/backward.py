@@ -2,7 +2,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-# --- demo: the gradient rebuilt from the stored lse, as the CPU flash backward does ---
+# the gradient rebuilt from the stored lse, as the CPU flash backward does
 torch.manual_seed(0)
 q, k, v = (torch.randn(1, 2, n, 8, dtype=torch.float64) for n in (4, 6, 6))
 mask = torch.zeros(4, 6, dtype=torch.float64)

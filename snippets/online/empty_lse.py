@@ -4,7 +4,7 @@ import torch.nn.functional as F
 from torch.nn.attention.flex_attention import (AuxRequest, create_block_mask,
                                                flex_attention)
 
-# --- demo: 8 keys in two halves; query 0 sees no key of the first half ---
+# 8 keys in two halves; query 0 sees no key of the first half
 torch.manual_seed(0)
 q, k, v = torch.randn(1, 1, 3, 4), torch.randn(1, 1, 8, 4), torch.randn(1, 1, 8, 4)
 keep = torch.ones(3, 8, dtype=torch.bool)

@@ -2,7 +2,7 @@ from types import SimpleNamespace
 import torch
 from transformers.models.gpt_oss.modeling_gpt_oss import eager_attention_forward
 
-# --- demo: gpt-oss's sink logit, one per head, against a merge with a virtual key ---
+# gpt-oss's sink logit, one per head, against a merge with a virtual key
 torch.manual_seed(0)
 q, k, v = (torch.randn(1, 2, n, 4) for n in (3, 5, 5))
 sink = torch.tensor([0.5, -1.0])  # a learned logit per head, in the denominator only
