@@ -19,25 +19,22 @@ conventions = {  # each library's rule, written as a mask_mod
     # attention-gym generate_sliding_window: q_idx - kv_idx <= window_size
     "attention-gym window_size=W": and_masks(causal, lambda b, h, q, kv: q - kv <= W),
     # keras MultiHeadAttention._compute_sliding_window_mask: abs(i - j) < sliding_window
-    "Keras sliding_window=W": lambda b, h, q, kv: (q - kv).abs() < W,
-    "Keras sliding_window=W, causal": and_masks(causal, lambda b, h, q, kv: (
-        q - kv).abs() < W),  # with use_causal_mask=True
+    "Keras sliding_window=W": (band := lambda b, h, q, kv: (q - kv).abs() < W),
+    "Keras sliding_window=W, causal": and_masks(causal, band),  # use_causal_mask=True
     # transformers before #39408: window_size=(W, W) passed to FA with causal=True
     "FA window_size=(W, W), causal": and_masks(
         causal, lambda b, h, q, kv: (q - W <= kv) & (kv <= q + W)),
 }
-seen = {}  # keys each query row sees
-for name, mask_mod in conventions.items():
-    seen[name] = create_mask(mask_mod, 1, 1, L, L, device="cpu")[0, 0].sum(-1).tolist()
-    print(f"{name:>31}: {seen[name]}")
+seen = {name: create_mask(mask_mod, 1, 1, L, L, device="cpu")[0, 0].sum(-1).tolist()
+        for name, mask_mod in conventions.items()}  # keys each query row sees
+print("\n".join(f"{name:>31}: {row}" for name, row in seen.items()))
 names, most = list(seen), {name: max(row) for name, row in seen.items()}
 with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
     warnings.filterwarnings("ignore", "IProgress not found")
     import transformers.modeling_flash_attention_utils as fa_utils
-# what the installed transformers passes to FlashAttention now (after #40163)
 hf_to_fa = fa_utils._process_flash_attention_kwargs(  # as if FA took window_size
     L, L, True, sliding_window=W, supports_mapping=defaultdict(bool, window_size=True))
-left, right = hf_to_fa["window_size"]
+left, right = hf_to_fa["window_size"]  # what transformers passes to FA now (#40163)
 fa_now = and_masks(causal, lambda b, h, q, kv: (q - left <= kv) & (kv <= q + right))
 most_now = int(create_mask(fa_now, 1, 1, L, L, device="cpu")[0, 0].sum(-1).max())
 print(f"transformers now passes window_size={(left, right)}: at most {most_now} keys")
