@@ -182,8 +182,24 @@ def lab_values(source: Path, book: Any) -> LabValues:
 
 
 def code_of(text: str) -> str:
-    """What of a notebook (its JSON text) its outputs depend on: the code cells, in order."""
-    return "\n# %%\n".join(c.source for c in nbformat.reads(text, as_version=4).cells if c.cell_type == "code")
+    """What of a notebook (its JSON text) its outputs depend on: the code cells, in order, as
+    Python's tokenizer reads them. A comment, a blank line or the width of an indent changes no
+    output, so an edit to one runs no lab again (the page shows the code from the sources)."""
+    return "\n# %%\n".join(_tokens(c.source) for c in nbformat.reads(text, as_version=4).cells
+                            if c.cell_type == "code")
+
+
+def _tokens(source: str) -> str:
+    import io
+    import tokenize
+
+    layout = {tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    try:
+        return repr([(t.type, "" if t.type in layout else t.string)
+                     for t in tokenize.generate_tokens(io.StringIO(source).readline)
+                     if t.type not in (tokenize.COMMENT, tokenize.NL)])
+    except (tokenize.TokenError, SyntaxError):  # not Python as written (an IPython magic): the text itself
+        return source
 
 
 def digest(text: str) -> str:
@@ -298,23 +314,25 @@ def markdown(book: Any, text: Any, add_figure: Callable[[bytes, str], str], outp
             folded = page_cell.source.rstrip().endswith("</details>")
             parts.append(page_cell.source.rstrip().removesuffix("</details>") if folded else page_cell.source)
             continue
-        parts += _code(cell, add_figure, output)
+        parts += _code(cell, page_cell.source, add_figure, output)
         if folded:
             parts.append("</details>")
             folded = False
     return "\n\n".join(parts) + "\n"
 
 
-def _code(cell: Any, add_figure: Callable[[bytes, str], str], title: str) -> list[str]:
+def _code(cell: Any, source: str, add_figure: Callable[[bytes, str], str], title: str) -> list[str]:
+    """An executed cell's outputs under ``source``, its code as the sources have it now (a comment
+    edited since the run changes no output)."""
     import base64
 
-    parts = [f"```python\n{cell.source}\n```"]
+    parts = [f"```python\n{source}\n```"]
     for output in cell.outputs:
         data = output.get("data", {})
         if output.output_type == "stream":
             parts.append(f'```{{.text .output title="{title}"}}\n{output.text.rstrip()}\n```')
         elif "image/png" in data:
-            parts.append(add_figure(base64.b64decode(data["image/png"]), cell.source))
+            parts.append(add_figure(base64.b64decode(data["image/png"]), source))
         elif "text/plain" in data:
             parts.append(f'```{{.text .output title="{title}"}}\n{data["text/plain"].rstrip()}\n```')
     return parts

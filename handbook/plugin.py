@@ -69,6 +69,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
         self.lab_runs: dict[str, Future] = {}
         self.lab_keys: dict[str, str] = {}  # lab -> the key of the run its page shows
+        self.lab_texts: dict[str, str] = {}  # lab -> the notebook its page was last made from
         self.pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
         self.reported: set[str] = set()
         self.edition_plugins: dict[str, dict[str, Any]] = {}  # lang -> that edition's plugin cache
@@ -136,7 +137,6 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         folder = f"{self.config.labs}/"
         self.labs_started = False
         sources = [f for f in files if f.src_uri.startswith(folder) and f.src_uri.endswith(".py")]
-        self.lab_texts: dict[str, str] = {}
         self.lab_books: dict[str, Path] = {}
         if not self.is_root:  # the stylesheet and anything else under docs/assets/: one copy per edition
             shared = Path(self.root_docs_dir)
@@ -149,7 +149,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             name = Path(file.src_uri).stem
             text = nbformat.writes(labs.notebook(Path(file.abs_src_path), self.runner.folder,
                                                  config["site_url"] or "", resolve=self.runner.name))
-            self.lab_texts[name] = text
+            # Its text, or a comment in its code, changed and its run did not: the page is made again
+            # from the same run (under serve --dirty, MkDocs sees only the unchanged placeholder).
+            edited, self.lab_texts[name] = self.lab_texts.get(name, text) != text, text
             try:  # what runs: the download, and a cell evaluating the lab's own claims after each answer's check
                 run_text = labs.with_claims(text, labs.lab_claims(Path(file.abs_src_path)))
             except labs.LabError as error:
@@ -176,7 +178,10 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             if not page.is_file():
                 page.parent.mkdir(parents=True, exist_ok=True)
                 page.write_text("", encoding="utf-8")
-            files.append(File.generated(config, f"{folder}{name}.md", abs_src_path=str(page)))
+            lab_page = File.generated(config, f"{folder}{name}.md", abs_src_path=str(page))
+            if edited:
+                Path(lab_page.abs_dest_path).unlink(missing_ok=True)
+            files.append(lab_page)
             files.append(File.generated(config, f"{folder}{name}/{name}.ipynb", content=text))
         for file in files.documentation_pages():  # a changed snippet: its pages are modified
             shown = self.uses.get(file.src_uri, {})

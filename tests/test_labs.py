@@ -198,6 +198,33 @@ def test_an_executed_notebook_becomes_a_markdown_page():
     assert labs.markdown(book, book, lambda png, code: "") == '## 제목\n\n```python\nprint(1)\n```\n\n```{.text .output title="출력"}\n1\n```\n'
 
 
+def _code_key(*sources: str) -> str:
+    return labs.code_of(nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])))
+
+
+@pytest.mark.parametrize("edited, same", [
+    ("x = 1  # one\nif x:\n\n  print(x)", True),  # a comment, a blank line, a narrower indent
+    ("# a note\nx = 1\nif x:\n    print(x)  # shown", True),
+    ("x = 2\nif x:\n    print(x)", False),  # a number
+    ("x = 1\nif x:\n    print(x);", False),  # a semicolon (it hides a cell's value in Jupyter)
+    ("x = 1\nif x:\n    pass\nprint(x)", False),  # a statement moved out of the block
+    ("x = 1\nif x:\n    print('x')", False),
+])
+def test_a_comment_or_a_blank_line_runs_no_lab_again_and_any_change_of_code_does(edited, same):
+    # Issue 29: under `make serve`, a one-line comment edit in a snippet ran its labs again in both
+    # editions (9-16 s on a 2-core machine). The reuse key reads the code cells as Python does.
+    assert (_code_key("x = 1\nif x:\n    print(x)", "%time y = 2") == _code_key(edited, "%time y = 2")) is same
+
+
+def test_a_lab_page_shows_the_code_as_the_sources_have_it_beside_the_outputs_of_its_run():
+    # A comment edited since the run: the page shows the new comment, over the same outputs.
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)  # old")])
+    book.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="1\n")]
+    now = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)  # new")])
+    page = labs.markdown(book, now, lambda png, code: "")
+    assert "print(1)  # new" in page and "# old" not in page and '```{.text .output title="출력"}\n1\n```' in page
+
+
 def _failed_lab(command: str) -> HandbookPlugin:
     """A plugin, under ``command``, whose lab "x" has failed."""
     plugin = HandbookPlugin()

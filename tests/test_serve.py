@@ -15,14 +15,19 @@ pytestmark = pytest.mark.build
 
 def test_dirty_rebuilds(tmp_path):
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "softmax.md", "labs/causal.py"))
-    builds = serve_session(small, ["", "docs/softmax.md", "snippets/causal/weights.py", ""])
-    first, prose, code, nothing = (pages for _seconds, pages in builds)
+    builds = serve_session(small, ["", "docs/softmax.md", "snippets/causal/weights.py", "docs/labs/causal.py", ""])
+    first, prose, code, lab, nothing = (pages for _seconds, pages in builds)
     assert {"causal", "softmax", "labs/causal"} <= set(first)  # the first build builds everything
     assert prose == ["softmax"]  # a prose edit: that page only
-    # a snippet edit: the pages that show it, the lab among them, run again with the edit, in each
-    # edition (the English lab shows the same code: its run is the Korean lab's)
+    # A snippet edit (a comment): the pages that show it, the labs among them, in each edition...
     assert code == ["causal", "en/causal", "en/labs/causal", "labs/causal"]
-    assert "# edited" in (small / "site/labs/causal/index.html").read_text(encoding="utf-8")
+    page = small / "site/labs/causal/index.html"
+    assert "# edited" in page.read_text(encoding="utf-8")
+    # ...shown over the outputs of the run they had: a comment changes no output, so no lab ran again.
+    executed = small / os.environ["LABS_CACHE_DIR"] / "causal.ipynb"
+    assert "# edited" not in executed.read_text(encoding="utf-8")
+    # A comment in the Korean lab's own code: its page, and not the English lab's.
+    assert lab == ["labs/causal"] and page.read_text(encoding="utf-8").count("# edited") == 2
     assert nothing == []  # every output is current: nothing runs or is written again
 
 
