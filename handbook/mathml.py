@@ -2,7 +2,8 @@
 
 pymdownx.arithmatex (generic mode) marks the TeX of chapters and labs alike; this is the one place
 that turns it into MathML. Each formula also gets a one-line text alternative (its ``alttext``),
-which the search index shows in place of the formula: ``1, 1/2, 1/3`` rather than ``1,12,13``.
+which the search index shows in place of the formula: ``1, 1/2, 1/3`` rather than ``1,12,13``, and
+``10⁻⁶``, ``√dₖ`` rather than ``10^(−6)``, ``√(d_k)``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ _MATH = re.compile(r'<math\b[^>]*\balttext="(?P<alt>[^"]*)"[^>]*>.*?</math>', re
 # Operators read with a space on each side; a comma or semicolon with one after.
 _SPACED = set("=+−-<>≤≥≈≠×·→←↦∈∉⊂∝±∓")
 _ACCENTS = {"^": "\u0302", "~": "\u0303", "¯": "\u0304", "‾": "\u0305", "˙": "\u0307", "→": "\u20d7"}
+# A script written whole in these reads as one (10⁻⁶, dₖ, Kᵀ), not as 10^(−6), d_k; any other
+# script keeps ^(…) and _(…).
+_SUPER = dict(zip("0123456789+−=()abcdefghijklmnoprstuvwxyzαβγδθφχ⊤", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵅᵝᵞᵟᶿᵠᵡᵀ"))
+_SUB = dict(zip("0123456789+−=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ"))
 
 
 def _linear(el: ET.Element, unary: bool = False) -> str:
@@ -45,7 +50,7 @@ def _linear(el: ET.Element, unary: bool = False) -> str:
         return _linear(kids[0]).strip() + _ACCENTS.get(accent, accent)
     if tag in ("msub", "munder", "msup", "mover", "msubsup", "munderover") and len(kids) in (2, 3):
         marks = ["^"] if tag in ("msup", "mover") else ["_", "^"]
-        text = _linear(kids[0]).strip() + "".join(m + _group(k) for m, k in zip(marks, kids[1:]))
+        text = _linear(kids[0]).strip() + "".join(_script(m, k) for m, k in zip(marks, kids[1:]))
         big = _tag(kids[0]) == "mo" and _linear(kids[0]).strip() not in ")]}|"
         return text + " " if big else text  # ∑_j, lim_(…): what follows is its operand
     if tag == "mtable":
@@ -63,7 +68,17 @@ def _tag(el: ET.Element) -> str:
 
 def _group(el: ET.Element) -> str:
     text = _linear(el).strip()
-    return text if re.fullmatch(r"[^\W_]+|[\w.′⊤∞]", text) else f"({text})"
+    return text if re.fullmatch(r"√?[^\W_]+|[\w.′⊤∞]", text) else f"({text})"
+
+
+def _script(mark: str, el: ET.Element) -> str:
+    """A superscript or subscript: in Unicode's script letters where it has them all, else ^x, _(…)."""
+    text, chars = _linear(el).strip(), _SUPER if mark == "^" else _SUB
+    if text and all(ch in chars for ch in text):
+        return "".join(chars[ch] for ch in text)
+    if mark == "^" and len(text) > 1:
+        return f"^({text})"  # e^(zᵢ): what the exponent holds, bracketed
+    return mark + _group(el)
 
 
 def alt_text(math: str, tex: str) -> str:

@@ -1,5 +1,8 @@
 """TeX to MathML: the typography the post-processing in handbook/mathml.py fixes."""
 
+import re
+
+import pytest
 from handbook.mathml import tex_to_mathml
 
 
@@ -31,3 +34,14 @@ def test_lim_puts_its_limits_below_in_display():
 
 def test_lim_in_running_text_keeps_its_limits_at_the_side():
     assert '<munder><mo movablelimits="true">lim</mo>' in tex_to_mathml(r"\lim_{x \to 0} x", display=False)
+
+
+@pytest.mark.parametrize(("tex", "alt"), [
+    (r"10^{-6}", "10⁻⁶"), (r"\sqrt{d_k}", "√dₖ"), (r"\frac{QK^\top}{\sqrt{d_k}} + M", "QKᵀ/√dₖ + M"),
+    (r"\sigma^2\sqrt{d_k}", "σ²√dₖ"), (r"e^{z_i}", "e^(zᵢ)"), (r"e^{-\infty}", "e^(−∞)"),
+    (r"\sqrt{d_{model}}", "√(d_model)"), (r"\sqrt{d_k + 1}", "√(dₖ + 1)"), (r"1, \frac{1}{2}", "1, 1/2"),
+])
+def test_search_previews_read_scripts_as_a_reader_writes_them(tex, alt):
+    """The text alternative (what search previews show) writes a script in Unicode's script letters
+    where it has them all, 10⁻⁶ and √dₖ, not 10^(−6) and √(d_k); any other script keeps ^(…)."""
+    assert re.search(r'alttext="([^"]*)"', tex_to_mathml(tex, display=False))[1] == alt
