@@ -30,6 +30,7 @@ from .layout import keep_tokens_whole
 from .mathml import math_as_text, mathml
 from .prose import check_page
 from .render import FIGURE_SRC, Example, Figures
+from .search import refine
 from .snippets import Runner, SnippetError
 
 log = logging.getLogger("mkdocs.plugins.handbook")
@@ -273,15 +274,21 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     # The search plugin indexes page.content in its on_page_context; it reads each formula as its
     # text alternative ("1, 1/2, 1/3" where MathML's text runs together as "1,12,13"), and the
-    # page is then rendered with the MathML again.
+    # page is then rendered with the MathML again. The page's entries then get the fields of
+    # handbook/search.py (the title weighed as the page's own, code out of the previews).
     @event_priority(100)
-    def _search_reads_text(self, context: Any, *, page: Any, **_: Any) -> Any:
+    def _search_reads_text(self, context: Any, *, page: Any, config: Any, **_: Any) -> Any:
         self._mathml, page.content = page.content, math_as_text(page.content or "")
+        index = _search_index(config)
+        self._indexed = len(index.entries) if index else 0
         return context
 
     @event_priority(-100)
     def _reader_sees_mathml(self, context: Any, *, page: Any, config: Any, **_: Any) -> Any:
         page.content = self._mathml
+        index = _search_index(config)
+        for entry in index.entries[self._indexed:] if index else []:  # the entries of this page
+            refine(entry, page.url)
         # main.html's words, and the language switch to this same page in every edition
         context["words"] = self.words
         if self.config.editions:
@@ -373,6 +380,12 @@ def _copy(text: str, path: Path) -> None:
     part = path.with_name(f".{path.name}.{os.getpid()}")
     part.write_text(text, encoding="utf-8")
     part.replace(path)
+
+
+def _search_index(config: Any) -> Any:
+    """Material's search index (its entries so far), or None without its search plugin."""
+    search = config.plugins.get("material/search") or config.plugins.get("search")
+    return getattr(search, "search_index", None)
 
 
 def _done(result: Any) -> Future:

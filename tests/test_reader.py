@@ -1,7 +1,7 @@
 """What a reader meets on a phone and in the search: named header buttons, readable search
 previews, and figures a reader can move (a slider over frames rendered at build time)."""
 
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from test_browser import base, browser  # noqa: F401
@@ -122,3 +122,65 @@ def test_without_script_every_frame_is_a_tab(base, browser, chapter, name, first
     block.locator(".tabbed-labels > label", has_text=last).dispatch_event("click")
     assert last.split(" = ")[1] in shown_alt(block)
     context.close()
+
+
+def enter(page, term: str) -> None:
+    """``term`` typed into the focused search box: Hangul as an input method enters it, other
+    words as keys (Material reads the query on keyup)."""
+    if any("가" <= ch <= "힣" for ch in term):
+        type_korean(page, term)
+    else:
+        page.keyboard.type(term)
+
+
+def material_ran(page) -> None:
+    """Material's bundle (deferred) has run: it sets window.component$ last."""
+    page.wait_for_function("() => window.component$ !== undefined")
+
+
+# A word and, in each edition, the chapter whose title holds it: it comes before the chapters that
+# have only a section about it (기울기 listed pitfalls first and the gradients chapter third;
+# "gradient", Scaling first), and the previews read as prose.
+TITLED = [("", "기울기", "gradients/"), ("en/", "gradient", "en/gradients/")]
+
+
+@pytest.mark.parametrize(("edition", "term", "chapter"), TITLED)
+def test_search_lists_the_chapter_titled_with_the_word_first_and_its_previews_read_as_prose(
+        base, browser, edition, term, chapter):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base + edition, wait_until="networkidle")
+    box = page.locator("input.md-search__input")
+    box.focus()
+    enter(page, term)
+    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for()
+    links = [a.get_attribute("href") for a in page.locator(".md-search-result__item a").all()]
+    assert urlsplit(links[0]).path == urlsplit(base + chapter).path, links[:3]
+    # A page that only its sections matched is linked without an empty ?h= (pitfalls, glossary).
+    empty = [h for h in links if parse_qs(urlsplit(h).query, keep_blank_values=True).get("h") == [""]]
+    assert not empty, empty
+    text = page.locator(".md-search-result__list").text_content()
+    # The scaling chapter's section on gradients says its gradients stay below 10⁻⁶.
+    assert "10⁻⁶" in text and "√dₖ" in text, text[:300]
+    assert "^(−6)" not in text and "√(d_k)" not in text
+    # No code listing or terminal output in a preview: code is found, not shown.
+    assert page.locator(".md-search-result__list pre").count() == 0
+    page.close()
+
+
+@pytest.mark.parametrize(("edition", "term", "chapter"), TITLED)
+def test_the_search_index_loads_when_search_is_first_used(base, browser, edition, term, chapter):  # noqa: F811
+    """A first visit does not fetch the index (a quarter of a megabyte gzip, most of the visit):
+    the search shortcut does, and the search then works."""
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    asked = []
+    page.on("request", lambda r: "search_index.json" in r.url and asked.append(r.url))
+    page.goto(base + edition + "softmax/", wait_until="networkidle")
+    material_ran(page)
+    assert not asked, asked
+    with page.expect_response(lambda r: r.url.endswith(f"{edition}search/search_index.json")) as index:
+        page.keyboard.press("/")  # Material's shortcut: the search box takes focus
+    assert index.value.ok
+    enter(page, term)
+    page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for()
+    assert page.locator(".md-search-result__item").count() > 1
+    page.close()
