@@ -184,3 +184,132 @@ def test_the_search_index_loads_when_search_is_first_used(base, browser, edition
     page.locator(f'.md-search-result__item a[href*="h={quote(term)}"]').first.wait_for()
     assert page.locator(".md-search-result__item").count() > 1
     page.close()
+
+
+# Keyboard focus a reader can see. A ring: around the focused control, on all four sides, the
+# pixels change at 3:1 or more against what they were without focus (WCAG 2.4.11's contrast for a
+# focus indicator), so a colour change of the control's own text or of one underline is not one.
+RING = 3.0
+
+
+def _contrast(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    def luminance(rgb):
+        c = [v / 255 for v in rgb[:3]]
+        c = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+SETTLE = """async ([scroll, measure]) => {
+  // scroll to it until it stays put: blocks around it are laid out as they come near the screen
+  // (content-visibility), and their real heights move it; then where the other element lies
+  const frame = () => new Promise(go => requestAnimationFrame(() => requestAnimationFrame(go)));
+  let top = null;
+  for (let i = 0; i < 50; i++) {
+    document.querySelector(scroll).scrollIntoView({block: 'center', behavior: 'instant'});
+    await frame();
+    const now = document.querySelector(scroll).getBoundingClientRect().top;
+    if (now === top) break;
+    top = now;
+  }
+  const r = document.querySelector(measure).getBoundingClientRect();
+  return {x: r.x, y: r.y, width: r.width, height: r.height};
+}"""
+
+
+def _settle(page, scroll: str, measure: str) -> dict:
+    """``measure``'s box once ``scroll`` is in the middle of the screen and stays there."""
+    return page.evaluate(SETTLE, [scroll, measure])
+
+
+def _ring_sides(page, focus: str, ring: str) -> dict[str, float]:
+    """Focus ``focus`` as a keyboard does and say, for each side of ``ring`` (the element that shows
+    the focus: the control itself, or the label of a hidden radio), which share of its length has a
+    pixel within a few pixels of the edge that changed at ``RING`` or more."""
+    import io
+
+    from PIL import Image
+
+    page.evaluate("() => document.activeElement?.blur()")
+    box = _settle(page, focus, ring)
+    pad = 6
+    clip = {"x": box["x"] - pad, "y": box["y"] - pad, "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad}
+    before = page.screenshot(clip=clip, animations="disabled")
+    page.keyboard.press("Shift")  # a keyboard in use: the focus that follows is keyboard focus
+    page.locator(focus).first.focus()
+    page.wait_for_function("(s) => document.activeElement === document.querySelector(s)", arg=focus)
+    page.evaluate("() => new Promise(go => requestAnimationFrame(() => requestAnimationFrame(go)))")
+    after = page.screenshot(clip=clip, animations="disabled")
+    a, b = (Image.open(io.BytesIO(png)).convert("RGB") for png in (before, after))
+    w, h = a.size
+    near = range(-pad + 1, pad - 1)  # from just outside the edge to just inside it
+
+    def changed(x, y):
+        return 0 <= x < w and 0 <= y < h and _contrast(a.getpixel((x, y)), b.getpixel((x, y))) >= RING
+
+    inner_x, inner_y = range(pad + 2, w - pad - 2), range(pad + 2, h - pad - 2)
+    sides = {
+        "top": [any(changed(x, pad + d) for d in near) for x in inner_x],
+        "bottom": [any(changed(x, h - pad - 1 + d) for d in near) for x in inner_x],
+        "left": [any(changed(pad + d, y) for d in near) for y in inner_y],
+        "right": [any(changed(w - pad - 1 + d, y) for d in near) for y in inner_y],
+    }
+    return {side: sum(hits) / max(len(hits), 1) for side, hits in sides.items()}
+
+
+# What a keyboard reaches, and the element that shows its focus: a figure's slider; the palette
+# toggle (Tab reaches the first of its hidden radios, none of them checked; the label on show is
+# the toggle, whichever palette is on); a result/terminal tab (Tab reaches the checked radio of
+# the set, shown by its label).
+FOCUS = [
+    ("scaling/", ".frames__control input", ".frames__control input"),
+    ("", "form[data-md-component=palette] input", "form[data-md-component=palette] label:not([hidden])"),
+    ("softmax/", "article .tabbed-set > input:checked", "article .tabbed-set > input:checked ~ .tabbed-labels > label:first-child"),
+]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize(("path", "focus", "ring"), FOCUS, ids=["slider", "palette", "tab"])
+def test_keyboard_focus_shows_a_ring(base, browser, path, focus, ring, scheme):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900}, color_scheme=scheme)
+    page.goto(base + path, wait_until="networkidle")
+    wanted = {"light": "default", "dark": "slate"}[scheme]
+    page.wait_for_function("(s) => document.body.getAttribute('data-md-color-scheme') === s", arg=wanted)
+    sides = _ring_sides(page, focus, ring)
+    page.close()
+    assert min(sides.values()) >= 0.8, f"{path} {focus} in {scheme}: share of each side ringed {sides}"
+
+
+def test_the_closed_search_results_are_not_a_tab_stop(base, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base, wait_until="networkidle")
+    page.locator("input.md-search__input").focus()
+    page.keyboard.press("Tab")
+    reached = page.evaluate("""() => { const e = document.activeElement, r = e.getBoundingClientRect();
+      return [e.className, r.width * r.height]; }""")
+    page.close()
+    assert reached[1] > 0, f"Tab after the search field reached an invisible {reached[0]!r}"
+
+
+def test_tab_never_lands_on_the_page_itself(base, browser):  # noqa: F811
+    """Tab through a long chapter, as a keyboard reader reads it: every stop is an element, never
+    <body> (a table that stops being a scroll box as it is first laid out lost its focus)."""
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base + "scaling/", wait_until="networkidle")
+    last = page.locator(".md-footer a").last
+    last.wait_for(state="attached")
+    stops = []
+    for _ in range(2000):  # far more stops than a chapter has: only a focus that never moves on reaches it
+        if last.evaluate("e => e === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+        stop = page.evaluate("""() => { const e = document.activeElement;
+          return e === document.body ? 'BODY' : `${e.tagName.toLowerCase()}.${e.className} ${(e.textContent || '').trim().slice(0, 30)}`; }""")
+        if stop == "BODY":
+            page.close()
+            raise AssertionError(f"Tab {len(stops) + 1} landed on <body>, after {stops[-1] if stops else 'the start'!r}")
+        stops.append(stop)
+    page.close()
+    assert len(stops) > 50  # the whole chapter: header, navigation, article, footer
