@@ -313,3 +313,67 @@ def test_tab_never_lands_on_the_page_itself(base, browser):  # noqa: F811
         stops.append(stop)
     page.close()
     assert len(stops) > 50  # the whole chapter: header, navigation, article, footer
+
+
+# Korean outside the article: words whole in the navigation, the table of contents, the header and
+# the footer ("저장하나" in flex's contents, "받나" and "칸은" in adding's split across lines).
+WHOLE_WORDS = """(selector) => {
+  const broken = [];
+  for (const part of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+      for (const word of node.data.matchAll(/[\\uac00-\\ud7a3]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const bottoms = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom);
+        if (bottoms.length && Math.max(...bottoms) - Math.min(...bottoms) > 5) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("path", ["adding/", "flex/"])
+def test_korean_words_stay_whole_outside_the_article(base, browser, path):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base + path, wait_until="networkidle")
+    broken = page.evaluate(WHOLE_WORDS, ".md-sidebar, .md-header, .md-footer")
+    page.close()
+    assert not broken, f"/{path}: Korean words split across lines: {broken}"
+
+
+def test_korean_captions_are_upright(base, browser):  # noqa: F811
+    """Hangul has no italic: a slanted caption is the browser's faux italic."""
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base + "scaling/", wait_until="networkidle")
+    styles = page.evaluate("() => [...document.querySelectorAll('article figcaption')].map(c => getComputedStyle(c).fontStyle)")
+    page.close()
+    assert styles and set(styles) == {"normal"}, styles
+
+
+# The radical in "√dₖ" (a chapter's title, the navigation, a table's column title): from a font
+# whose √ stands at least as tall as the d it covers; NanumGothic's is shorter (at 32 px, 20 px
+# above the baseline against the d's 24), so "√dₖ" read as "⎷dₖ".
+RADICAL = """async (selectors) => {
+  const found = [];
+  for (const selector of selectors) {
+    const e = [...document.querySelectorAll(selector)].find(e => e.textContent.includes('√'));
+    const cs = getComputedStyle(e), font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    await document.fonts.load(font, '√d');
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = font;
+    found.push([selector, ctx.measureText('√').actualBoundingBoxAscent, ctx.measureText('d').actualBoundingBoxAscent]);
+  }
+  return found;
+}"""
+
+
+def test_the_radical_stands_over_what_it_covers(base, browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.goto(base + "scaling/", wait_until="networkidle")
+    found = page.evaluate(RADICAL, [".md-nav__link", "article h1", "article th"])
+    page.close()
+    short = [(where, round(root, 1), round(d, 1)) for where, root, d in found if root < d]
+    assert len(found) == 3 and not short, short
