@@ -5,6 +5,7 @@ fails ``mkdocs build --strict`` wherever the site is built, the Pages workflow i
 from __future__ import annotations
 
 import os
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -96,3 +97,49 @@ def _source_line(file: str, text: str, url: Any) -> str:
         if line := next((n for n, ln in enumerate(lines, 1) if needle in ln), None):
             return f"{file}:{line}"
     return file
+
+
+# The 404 page, served for a missing address anywhere under the site, names its styles, scripts
+# and links from the site's root: MkDocs writes them under site_url's path, and with no site_url (a
+# local build, a fork's) under "/", so under a sub-path (GitHub Pages' /<repository>/) the page
+# came unstyled. Without a site_url, this page finds the root where it is served: the path before
+# the first folder the site has at its top (the "causal" of /fork/causal/gone/), or else before the
+# missing name (/fork/gone/ -> /fork/; /fork/a/b/ takes /fork/a/, which no page can tell apart from
+# a site at /fork/a/); a <base> names it, and the links are relative to it.
+_FIND_ROOT = """<script>(()=>{const top=new Set(%s),p=location.pathname.split("/");if(p.at(-1)==="")p.pop();
+let i=p.findIndex((s,j)=>j>0&&j<p.length-1&&top.has(decodeURIComponent(s)));if(i<0)i=p.length-1;
+document.write(`<base href="${p.slice(0,i).join("/")}/">`)})()</script>"""
+# What loads a file (the head's styles and scripts, the scripts at the end) is written by the page's
+# script once the <base> is in: as markup, Chromium's preload scanner fetched each file from the
+# missing address's folder before the script ran. A <noscript> holds it (raw text where scripts
+# run; without scripts, the head's styles still apply).
+_INERT = """<noscript id="%s">%s</noscript><script>document.write(document.getElementById("%s").textContent)</script>"""
+# Material's script reads the root and its search worker from its config, from "/" too.
+_CONFIG_ROOT = """<script>(c=>{const j=JSON.parse(c.textContent),r=document.baseURI;j.base=r;
+j.search=new URL(j.search.replace(/^\\//,""),r).href;c.textContent=JSON.stringify(j)})(document.getElementById("__config"))</script>"""
+_ABSOLUTE = re.compile(r'(\s(?:href|src)=")/(?!/)')
+_CONFIG = re.compile(r'<script id="__config" type="application/json">.*?</script>', re.S)
+
+
+def served_anywhere(page_html: str, top: set[str]) -> str:
+    """The 404 page (written with root-absolute links, from "/") served under any path: its links
+    relative to a <base> that a script in its head finds, ``top`` being the names (folders and
+    files) at the site's top."""
+    import json
+
+    charset, config = '<meta charset="utf-8">', _CONFIG.search(page_html)
+    if charset not in page_html or "</head>" not in page_html or not config or "</noscript" in page_html:
+        raise ValueError("the 404 page lacks <meta charset>, </head> or Material's config, or has a <noscript>")
+    head = page_html.index(charset) + len(charset)
+    head_end, tail, tail_end = page_html.index("</head>"), config.start(), page_html.rindex("</body>")
+
+    def inert(name: str, part: str) -> str:
+        return _INERT % (name, _ABSOLUTE.sub(r"\1", part), name)
+
+    return "".join([
+        page_html[:head], _FIND_ROOT % json.dumps(sorted(top), ensure_ascii=False),
+        inert("__head", page_html[head:head_end]),
+        _ABSOLUTE.sub(r"\1", page_html[head_end:tail]),
+        inert("__tail", page_html[tail:config.end()] + _CONFIG_ROOT + page_html[config.end():tail_end]),
+        page_html[tail_end:],
+    ])

@@ -25,7 +25,7 @@ from mkdocs.structure.files import File
 
 from . import _activate, labs, references
 from .editions import WORDS, EditionRunner, alternates, pair_problems, variant_problems
-from .links import broken_links
+from .links import broken_links, served_anywhere
 from .layout import keep_tokens_whole
 from .mathml import math_as_text, mathml
 from .prose import check_page
@@ -134,6 +134,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     @event_priority(50)
     def on_files(self, files: Any, config: Any) -> Any:
+        self.files = files  # the site's top-level names, for 404.html (on_post_template)
         env = labs.environment()
         folder = f"{self.config.labs}/"
         self.labs_started = False
@@ -304,6 +305,13 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             site_url = self.site_url if self.is_root else self.root_site_url
             context["alternates"] = lambda url: alternates(self.config.editions, self.lang, url, site_url)
         return context
+
+    def on_post_template(self, output: str, template_name: str, config: Any) -> str:
+        """404.html with no site_url: styled wherever it is served (links.served_anywhere)."""
+        if template_name != "404.html" or config["site_url"]:
+            return output
+        top = {f.dest_uri.split("/")[0] for f in self.files} | set(list(self.config.editions)[1:] if self.is_root else [])
+        return served_anywhere(output, top)
 
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
         for label, word in HEADER_BUTTONS.items():

@@ -377,3 +377,46 @@ def test_the_radical_stands_over_what_it_covers(base, browser):  # noqa: F811
     page.close()
     short = [(where, round(root, 1), round(d, 1)) for where, root, d in found if root < d]
     assert len(found) == 3 and not short, short
+
+
+@pytest.fixture(scope="module")
+def unset_site_url(tmp_path_factory):
+    """A small copy of the project built as a local build or a fork's is: no SITE_URL (a plain
+    build: the small copy's home links to chapters it lacks)."""
+    import os
+    import subprocess
+    import sys
+
+    from workspace import project_copy
+
+    folder = tmp_path_factory.mktemp("no-site-url")
+    small = project_copy(folder, pages=("index.md",))
+    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(folder / "site")],
+                           cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    return folder / "site"
+
+
+@pytest.mark.build
+@pytest.mark.parametrize("missing", ["gone/", "gone.html", "en/labs/gone", "assets/gone/deeper/"])
+def test_the_404_page_is_styled_under_a_sub_path_with_no_site_url(unset_site_url, browser, missing):  # noqa: F811
+    """Served under a sub-path, as GitHub Pages serves a project site: the 404 page that any
+    missing address gets loads its styles and scripts and links home."""
+    from website import serve
+
+    with serve(unset_site_url, "/fork/") as base:
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        failed = []
+        page.on("response", lambda r: r.status >= 400 and r.url != base + missing and failed.append(f"{r.status} {r.url}"))
+        page.on("requestfailed", lambda r: failed.append(f"failed {r.url}"))
+        page.on("pageerror", lambda e: failed.append(f"script error: {e}"))
+        response = page.goto(base + missing, wait_until="networkidle")
+        page.screenshot(path=str(unset_site_url.parent / f"404-{missing.strip('/').replace('/', '_')}.png"))
+        header = page.evaluate("() => getComputedStyle(document.querySelector('.md-header')).backgroundColor")
+        home = page.locator("a.md-header__button.md-logo").evaluate("a => a.href")
+        page.close()
+    assert response.status == 404
+    assert not failed, failed
+    assert header == "rgb(0, 105, 92)", header  # Material's styles and extra.css's header colour
+    assert home == base
