@@ -2,7 +2,8 @@
 sideways, tokens never break inside, tables and figures stay readable. Every page's visit
 (test_browser.py) loads it at the laptop's width, checks that code fits 88 columns there, then
 resizes it to the phone's and checks it there (CHECK_PHONE); here the chapters with figures are
-also loaded at the phone's width from the start, and checked the same way."""
+also loaded at the phone's width from the start, and checked the same way. The wide tables fit a
+laptop, and table cells break only between words."""
 
 import pytest
 from test_browser import CHECK_PHONE, PHONE, base, browser  # noqa: F401
@@ -154,3 +155,73 @@ def test_formulas_set_unary_minus_function_names_and_limits_as_tex_does(base, br
     }""")
     page.close()
     assert gaps["minus"] < 1.5 and gaps["name"] < 1.5 and gaps["below"] > -2, gaps
+
+
+# Tables at a laptop's width (1366 px: a column of 866 px between the navigation and the contents):
+# the widest ones fit whole, with no column crushed to a few syllables a line.
+WIDE_TABLES = ["cheatsheet/", "flex/", "apis/", "en/cheatsheet/", "en/flex/", "en/apis/"]
+TABLES_FIT = """() => [...document.querySelectorAll('article .md-typeset__scrollwrap')]
+  .filter(w => w.scrollWidth > w.clientWidth + 1)
+  .map(w => `${w.scrollWidth} px in ${w.clientWidth}: ${w.querySelector('tr').textContent.trim().replace(/\\s+/g, ' ').slice(0, 50)}`)"""
+# How many lines the longest summary of the cheatsheet's index takes (its first table's second
+# column: 6 lines in 126 px before, beside the functions' and files' columns).
+TALLEST_CELL = """() => Math.max(...[...document.querySelector('article table').querySelectorAll('td:nth-child(2)')].map(td => {
+  const range = document.createRange();
+  range.selectNodeContents(td);  // lines: the boxes' middles, more than half a line apart (code's boxes are taller)
+  const middles = [...range.getClientRects()].filter(r => r.width).map(r => (r.top + r.bottom) / 2).sort((a, b) => a - b);
+  return middles.filter((m, i) => i === 0 || m - middles[i - 1] > 8).length;
+}))"""
+
+
+@pytest.mark.parametrize("path", WIDE_TABLES)
+def test_wide_tables_fit_a_laptop(base, browser, path):
+    page = _page(browser, LAPTOP, base + path)
+    cut = page.evaluate(TABLES_FIT)
+    lines = page.evaluate(TALLEST_CELL) if "cheatsheet" in path else 0
+    page.close()
+    assert not cut, cut
+    assert lines <= 4, f"a summary in the cheatsheet's index takes {lines} lines"
+
+
+# In a table cell, what handbook/layout.py keeps whole stays on one line, at a laptop's width and
+# a phone's: a short code span, a bracketed value ("bool (4, / 4)" before) with the word it is glued
+# to ("softmax(S / + M)와"), a word with a hyphen or slash ("-" / "inf" before). (A word in brackets
+# with a hyphen inside, "(0/-inf is inverted)", is not checked: the group passes it over.)
+CELLS_WHOLE = """([shortCode, shortGroup]) => {
+  const broken = [], oneLine = range => new Set([...range.getClientRects()].filter(r => r.width)
+    .map(r => Math.round(r.bottom))).size <= 1;
+  for (const cell of document.querySelectorAll('article td, article th')) {
+    for (const code of cell.querySelectorAll('code')) {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      if (code.textContent.trim().length <= shortCode && !oneLine(range)) broken.push(`code "${code.textContent.trim()}"`);
+    }
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+      if (node.parentElement.closest('math, code')) continue;
+      for (const m of node.data.matchAll(/(?<group>[^\\s(\\[]*[(\\[][^()\\[\\]]*[)\\]]\\S*)|(?<!\\S)(?<word>\\S*[-\\/]\\S*)/g)) {
+        if (m.groups.group) {  // a value in brackets (layout.is_value), not words in brackets
+          const inside = m[0].slice(m[0].search(/[(\\[]/), Math.max(m[0].lastIndexOf(')'), m[0].lastIndexOf(']')) + 1);
+          if (m[0].length > shortGroup || /[\\uac00-\\ud7a3]/.test(inside) || /[A-Za-z]{2,}\\s+[A-Za-z]{2,}/.test(inside)) continue;
+        }
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        if (!oneLine(range)) broken.push(`"${m[0]}" in "${cell.textContent.trim().slice(0, 40)}"`);
+      }
+    }
+  }
+  return broken;
+}"""
+TOKEN_PAGES = ["padding/", "cheatsheet/", "apis/", "en/padding/", "en/cheatsheet/"]
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("path", TOKEN_PAGES)
+def test_table_cells_break_only_between_words(base, browser, path, viewport):
+    from handbook.layout import SHORT_CODE, SHORT_GROUP
+
+    page = _page(browser, viewport, base + path)
+    broken = page.evaluate(CELLS_WHOLE, [SHORT_CODE, SHORT_GROUP])
+    page.close()
+    assert not broken, broken[:10]

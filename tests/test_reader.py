@@ -1,5 +1,7 @@
 """What a reader meets on a phone and in the search: named header buttons, readable search
-previews, and figures a reader can move (a slider over frames rendered at build time)."""
+previews, and figures a reader can move (a slider over frames rendered at build time); with a
+keyboard: focus that shows, and Tab stops that are there; Korean set as Korean outside the article
+too; and the 404 page wherever the site is served."""
 
 from urllib.parse import parse_qs, quote, urlsplit
 
