@@ -3,7 +3,7 @@ sideways, tokens never break inside, tables and figures stay readable. Every pag
 (test_browser.py) loads it at the laptop's width, checks that code fits 88 columns there, then
 resizes it to the phone's and checks it there (CHECK_PHONE); here the chapters with figures are
 also loaded at the phone's width from the start, and checked the same way. The wide tables fit a
-laptop, and table cells break only between words."""
+laptop, table cells break only between words, and a phone's copy buttons cover no code."""
 
 import pytest
 from test_browser import CHECK_PHONE, PHONE, base, browser  # noqa: F401
@@ -225,3 +225,37 @@ def test_table_cells_break_only_between_words(base, browser, path, viewport):
     broken = page.evaluate(CELLS_WHOLE, [SHORT_CODE, SHORT_GROUP])
     page.close()
     assert not broken, broken[:10]
+
+
+# Phones: a code block scrolls sideways, and its copy button covers none of its first line.
+COPY_COVERS = """() => {
+  const covered = [];
+  for (const code of document.querySelectorAll('article pre > code')) {
+    const button = code.parentElement.querySelector('button');
+    if (!button || !button.offsetParent) continue;
+    const b = button.getBoundingClientRect(), box = code.getBoundingClientRect();
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT), range = document.createRange();
+    let first = null, end = null;
+    for (let node; (node = walker.nextNode());) {
+      first = first || node;
+      const i = node.data.indexOf('\\n');
+      end = [node, i >= 0 ? i : node.data.length];
+      if (i >= 0) break;
+    }
+    if (!first) continue;
+    range.setStart(first, 0);
+    range.setEnd(...end);
+    if ([...range.getClientRects()].some(r => r.width && r.left < Math.min(b.right, box.right) && r.right > b.left
+                                           && r.top < b.bottom && r.bottom > b.top))
+      covered.push(code.textContent.split('\\n')[0].slice(0, 60));
+  }
+  return covered;
+}"""
+
+
+@pytest.mark.parametrize("path", ["softmax/", "together/", "padding/", "labs/softmax/", "en/together/"])
+def test_the_copy_button_covers_no_code_on_a_phone(base, browser, path):
+    page = _page(browser, PHONE, base + path)
+    covered = page.evaluate(COPY_COVERS)
+    page.close()
+    assert not covered, covered
