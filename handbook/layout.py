@@ -35,8 +35,10 @@ def keep_tokens_whole(page_html: str) -> str:
 # In a table cell, what stays on one line: a code span of at most SHORT_CODE characters, a
 # bracketed value of at most SHORT_GROUP with the word it is glued to ("(4, 4)", "[nan, nan, 0]",
 # "softmax(S + M)와"; words in brackets, "(점수를 돌려받으면 0)", "(written by hand)", still
-# break), and a word with a hyphen or slash in it ("-inf", "0/-inf", "bool/float"), which
-# Chromium breaks after its "-" or "/". The cell breaks at its other spaces.
+# break), a word with a hyphen or slash in it ("-inf", "0/-inf", "bool/float"), which Chromium
+# breaks after its "-" or "/", and an "=" with the word after it ("True = 가림" breaks as "True" /
+# "= 가림", not "True =" / "가림" or, in a narrow column, one word a line). The cell breaks at its
+# other spaces.
 SHORT_CODE, SHORT_GROUP = 40, 24
 _CELL = re.compile(r"<(?P<tag>td|th)(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</(?P=tag)>", re.S)
 _CODE = re.compile(r"<code(?P<attrs>(?:\s[^>]*)?)>(?P<body>(?:(?!</?code[\s>]).)*?)</code>", re.S)
@@ -44,7 +46,7 @@ _PIECES = re.compile(r"(<math\b.*?</math>|<code\b.*?</code>|<[^>]+>)", re.S)
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 _WORD = re.compile(r"(?<!\S)\S*[-/]\S*")
-_WHOLE = re.compile(r"(?P<group>[^\s(\[]*[(\[][^()\[\]]*[)\]]\S*)|(?<!\S)(?P<word>\S*[-/]\S*)")
+_WHOLE = re.compile(r"(?P<group>[^\s(\[]*[(\[][^()\[\]]*[)\]]\S*)|(?<!\S)(?P<word>(?:= )?\S*[-/]\S*|= \S+)")
 
 
 def _text(body: str) -> str:

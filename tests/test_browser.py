@@ -94,7 +94,7 @@ CHECK_PHONE = """() => {
   if (de.scrollWidth > window.innerWidth) problems.push(`page ${de.scrollWidth} px wide`);
   for (const e of document.querySelectorAll('article code:not(pre > code), article td, article th')) {
     const text = e.textContent.trim();
-    if (!text || /\\s/.test(text) || e.querySelector('math')) continue;
+    if (!text || /\\s/.test(text) || e.querySelector('math, br')) continue;  // <br>: lines of their own
     const range = document.createRange();
     range.selectNodeContents(e);
     const tops = [...range.getClientRects()].filter(r => r.width).map(r => r.bottom).sort((a, b) => a - b);

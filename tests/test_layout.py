@@ -185,8 +185,9 @@ def test_wide_tables_fit_a_laptop(base, browser, path):
 
 # In a table cell, what handbook/layout.py keeps whole stays on one line, at a laptop's width and
 # a phone's: a short code span, a bracketed value ("bool (4, / 4)" before) with the word it is glued
-# to ("softmax(S / + M)와"), a word with a hyphen or slash ("-" / "inf" before). (A word in brackets
-# with a hyphen inside, "(0/-inf is inverted)", is not checked: the group passes it over.)
+# to ("softmax(S / + M)와"), a word with a hyphen or slash ("-" / "inf" before), an "=" with the word
+# after it ("True / = / 가림" in apis' narrow column). (A word with a hyphen inside words in brackets,
+# "(0/-inf is inverted)", is not checked: the group passes it over.)
 CELLS_WHOLE = """([shortCode, shortGroup]) => {
   const broken = [], oneLine = range => new Set([...range.getClientRects()].filter(r => r.width)
     .map(r => Math.round(r.bottom))).size <= 1;
@@ -199,7 +200,7 @@ CELLS_WHOLE = """([shortCode, shortGroup]) => {
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node; (node = walker.nextNode());) {
       if (node.parentElement.closest('math, code')) continue;
-      for (const m of node.data.matchAll(/(?<group>[^\\s(\\[]*[(\\[][^()\\[\\]]*[)\\]]\\S*)|(?<!\\S)(?<word>\\S*[-\\/]\\S*)/g)) {
+      for (const m of node.data.matchAll(/(?<group>[^\\s(\\[]*[(\\[][^()\\[\\]]*[)\\]]\\S*)|(?<!\\S)(?<word>(?:= )?\\S*[-\\/]\\S*|= \\S+)/g)) {
         if (m.groups.group) {  // a value in brackets (layout.is_value), not words in brackets
           const inside = m[0].slice(m[0].search(/[(\\[]/), Math.max(m[0].lastIndexOf(')'), m[0].lastIndexOf(']')) + 1);
           if (m[0].length > shortGroup || /[\\uac00-\\ud7a3]/.test(inside) || /[A-Za-z]{2,}\\s+[A-Za-z]{2,}/.test(inside)) continue;
