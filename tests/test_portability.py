@@ -26,6 +26,7 @@ VARIES = {
     "adding/fused.py", "causal/unequal.py", "decoding/kv_cache.py", "padding/encoder.py", "pitfalls/sum_check.py", "scaling/sweep.py", "softmax/range.py",
     "softmax/temperature.py", "together/empty_rows.py", "together/multihead.py",
     "online/attention.py", "online/figure.py", "online/guard.py", "online/merge.py",
+    "online/backward.py", "online/sink.py",
     # their tables (not their printed output) show rounding: a largest difference, a gradient's digits
     "flex/align.py", "flex/zoo.py", "scaling/gradient.py",
 }
