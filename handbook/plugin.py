@@ -271,7 +271,8 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_page_content(self, html: str, page: Any, **_: Any) -> str:
         self.page = None
         depth = "../" * page.url.count("/")
-        return keep_tokens_whole(mathml(html)).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+        html = keep_tokens_whole(mathml(html)).replace(f'src="{FIGURE_SRC}', f'src="{depth}{FIGURES}')
+        return html.replace(f'srcset="{FIGURE_SRC}', f'srcset="{depth}{FIGURES}')
 
     # The search plugin indexes page.content in its on_page_context; it reads each formula as its
     # text alternative ("1, 1/2, 1/3" where MathML's text runs together as "1,12,13"), and the

@@ -238,12 +238,17 @@ class Example:
     def _figure(self, index: int, alt: str, caption: str = "") -> str:
         if index >= len(self.run.figures):
             raise SnippetError(f"{self.run.name} showed {len(self.run.figures)} figure(s), not {index + 1}")
-        svg = self.run.figures[index]
-        width, height = (round(float(re.search(rf'{a}="([\d.]+)pt"', svg)[1]) * 4 / 3) for a in ("width", "height"))
+        svg, phone = self.run.figures[index], self.run.phones[index]
+        width, height = size(svg)
         name = self._figures.add(svg, ".svg")
         self._figures.alts[(self.run.name, index)] = alt
         image = (f'<img class="snippet-figure" src="{FIGURE_SRC}{name}" alt="{html.escape(alt)}" '
                  f'width="{width}" height="{height}" loading="lazy" decoding="async">')
+        if phone is not None:  # where the page is too narrow for the figure, its phone copy
+            narrow = self._figures.add(phone, ".svg")
+            image = (f'<picture><source media="(max-width: {width + PAGE_MARGINS - 1}px)" '
+                     f'srcset="{FIGURE_SRC}{narrow}" width="{size(phone)[0]}" height="{size(phone)[1]}">'
+                     f"{image}</picture>")
         return f"{image}\n\n/// caption\n{caption}\n///" if caption else image
 
     def example(self, *views: str, output: bool = True) -> str:
@@ -252,6 +257,15 @@ class Example:
         if output:
             tabs.append((self._words["terminal"], self.output()))
         return "\n\n".join([self.code(), *(f'=== "{t}"\n\n' + textwrap.indent(b, "    ") for t, b in tabs)])
+
+
+# What a page without sidebars keeps beside its column (16 px each side, measured at 390 px and 720 px).
+PAGE_MARGINS = 32
+
+
+def size(svg: str) -> tuple[int, int]:
+    """An SVG's width and height in CSS pixels (matplotlib writes points: 3 px to 4)."""
+    return tuple(round(float(re.search(rf'{a}="([\d.]+)pt"', svg)[1]) * 4 / 3) for a in ("width", "height"))
 
 
 def _flat(value: Any) -> list[Any]:

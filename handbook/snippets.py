@@ -31,6 +31,8 @@ import matplotlib
 matplotlib.use("agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
+from .figures import phone_svg, svg  # noqa: E402
+
 # Fixed SVG ids and no date stamp: the same snippet gives the same bytes in every build.
 SVG_RC = {"svg.hashsalt": "attention-handbook", "svg.fonttype": "path"}
 
@@ -48,6 +50,7 @@ class Run:
     namespace: dict[str, Any]
     stdout: str
     figures: list[str] = field(default_factory=list)  # SVG documents, in the order shown
+    phones: list[str | None] = field(default_factory=list)  # each one's copy for a phone (figures.py)
 
     def value(self, expr: str) -> Any:
         """Evaluate ``expr`` in the snippet's namespace."""
@@ -100,12 +103,12 @@ class Runner:
 def execute(name: str, source: str, path: Path) -> Run:
     """Run one snippet's text as ``path`` and collect what it leaves (see the module docstring)."""
     figures: list[str] = []
+    phones: list[str | None] = []
 
     def show(*_args: Any, **_kwargs: Any) -> None:
         for number in plt.get_fignums():
-            buffer = io.StringIO()
-            plt.figure(number).savefig(buffer, format="svg", metadata={"Date": None})
-            figures.append(buffer.getvalue())
+            figures.append(svg(plt.figure(number)))
+            phones.append(phone_svg(plt.figure(number)))
         plt.close("all")
 
     capture = _Capture(path)
@@ -128,7 +131,7 @@ def execute(name: str, source: str, path: Path) -> Run:
     if logged.records:
         record = logged.records[0]
         raise SnippetError(f"snippets/{name} logged a {record.levelname.lower()}: {record.getMessage()}")
-    return Run(name, source, namespace, stdout.getvalue(), figures)
+    return Run(name, source, namespace, stdout.getvalue(), figures, phones)
 
 
 MODULE = "snippet"  # the module name a snippet runs as (its warnings are attributed to it)

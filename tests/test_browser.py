@@ -119,6 +119,10 @@ CHECK_PHONE = """() => {
     if (!/auto|scroll/.test(style.overflowX) || !style.backgroundImage.includes('gradient'))
       problems.push(`${m.tagName}.${m.className} wider than its box scrolls with no hint`);
   }
+  for (const img of document.querySelectorAll('article picture > img')) {  // a chapter's figure fits
+    const over = img.getBoundingClientRect().width - img.closest('p, .tabbed-block').clientWidth;
+    if (over > 1) problems.push(`figure ${img.getAttribute('src').split('/').pop()} ${Math.round(over)} px wider than its column`);
+  }
   return problems;
 }"""
 

@@ -122,7 +122,7 @@ def test_figure_needs_alt_text(snippets):
         ex.figure(alt=" ")
     with pytest.raises(SnippetError, match="showed 1 figure"):
         ex.figure(1, alt="그림")
-    assert ex.figure(alt="곡선 하나").startswith('<img class="snippet-figure" src="@figures/')
+    assert ex.figure(alt="곡선 하나").startswith('<picture><source media="(max-width: ')
 
 
 def test_figures_are_deterministic_svg(snippets):
@@ -131,6 +131,49 @@ def test_figures_are_deterministic_svg(snippets):
     second = snippets.runner.run(snippets("b.py", source)).figures
     assert first == second and len(first) == 1
     assert "<dc:date>" not in first[0]
+
+
+def _svg_size(svg):
+    return [float(re.search(rf'{a}="([\d.]+)pt"', svg)[1]) * 4 / 3 for a in ("width", "height")]
+
+
+@pytest.mark.parametrize(("figure", "layout"), [
+    ("plt.subplots(figsize=(6, 3))", "one"),  # one panel, narrower
+    ("plt.subplots(1, 3, figsize=(7.2, 2.8))", "stacked"),  # a row of panels: a column of them
+    ("plt.subplots(figsize=(6, 6)); ax.imshow([[0, 1], [1, 0]])", "square"),  # a heatmap: its height follows
+])
+def test_a_figure_wider_than_a_phone_comes_with_a_copy_drawn_for_one(snippets, figure, layout):
+    source = f"import matplotlib.pyplot as plt\nfig, ax = {figure}\nplt.tight_layout()\nplt.show()\n"
+    run = snippets.runner.run(snippets("a.py", source))
+    (wide_w, wide_h), (phone_w, phone_h) = _svg_size(run.figures[0]), _svg_size(run.phones[0])
+    assert round(phone_w) == 358 < wide_w  # a 390 px phone's column
+    height = {"one": wide_h, "stacked": 3 * wide_h, "square": wide_h * 358 / wide_w}[layout]
+    assert phone_h == pytest.approx(height, abs=1), (phone_h, height)
+    html = Example(run, figures := Figures()).figure(alt="그림")
+    narrow, wide = (re.search(rf'{a}="@figures/(\w+\.svg)"', html)[1] for a in ("srcset", "src"))
+    assert figures.files[narrow] == run.phones[0] and figures.files[wide] == run.figures[0]
+    assert f'media="(max-width: {round(wide_w) + 31}px)"' in html  # where the figure would not fit
+
+
+def test_tick_labels_a_phone_would_crowd_are_turned_aslant_in_its_copy():
+    import matplotlib.pyplot as plt
+    from handbook.figures import _crowded, phone_svg
+
+    for labels, turned in (([f"label {i}" for i in range(8)], {40}), (list("abcdefgh"), {0})):
+        fig, ax = plt.subplots(figsize=(6, 3))
+        ax.bar(range(8), range(8), tick_label=labels)
+        fig.canvas.draw()
+        assert not _crowded(fig)  # six inches hold them
+        assert phone_svg(fig)
+        assert {t.get_rotation() for t in ax.get_xticklabels()} == turned, labels
+        plt.close(fig)
+
+
+def test_a_figure_that_fits_a_phone_has_no_copy(snippets):
+    source = "import matplotlib.pyplot as plt\nplt.figure(figsize=(3.5, 3))\nplt.plot([1, 2])\nplt.show()\n"
+    run = snippets.runner.run(snippets("a.py", source))
+    assert run.phones == [None]
+    assert Example(run, Figures()).figure(alt="그림").startswith('<img class="snippet-figure" src="@figures/')
 
 
 def test_matrix_labels_must_fit(snippets):
@@ -200,7 +243,7 @@ def test_alt_text_may_not_hold_a_number(snippets):
     for alt, number in [("최댓값은 0.94", "0.94"), ("1.4…1.7 사이의 곡선", "1.4"), ("-1e9 로 채운 칸", "1e9"), ("선 3개", "3")]:
         with pytest.raises(SnippetError, match=rf"a.py: number '{re.escape(number)}' in alt text is not checked"):
             ex.figure(alt=alt)
-    assert ex.figure(alt="float16 에서 오르는 곡선 하나, d_k 축").startswith("<img")
+    assert ex.figure(alt="float16 에서 오르는 곡선 하나, d_k 축").startswith("<picture>")
     counted = _example(snippets, "import matplotlib.pyplot as plt\nn_rows = 6\nplt.plot([1, 2])\nplt.show()\n")
     assert 'alt="줄 6개의 곡선"' in counted.figure(alt="줄 {n_rows}개의 곡선")  # read from the snippet
 
