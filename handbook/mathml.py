@@ -132,11 +132,98 @@ def tex_to_mathml(tex: str, display: bool) -> str:
     return _limits_below(text, display).replace("<math ", f'<math alttext="{alt}" ', 1)
 
 
+# Where a display formula may break on a narrow screen: before a relation, and at a wide space
+# between two statements (``\qquad``, ``\quad``), each at the top level (not in braces or brackets).
+_RELATION = re.compile(r"=|<|>|\\(?:le|leq|ge|geq|approx|ne|neq|equiv)(?![A-Za-z])")
+_GAP = re.compile(r",?\s*\\q?quad(?![A-Za-z])")
+# A formula whose text alternative is this long may be wider than a phone's column (the shortest
+# that was: `Q = XW_Q, K = X′W_K, V = X′W_V`, 32 characters); whether it is, the page decides.
+_LONG = 28
+
+
+def _top_level(tex: str, pattern: re.Pattern) -> list[re.Match]:
+    depth, found, at = 0, [], 0
+    for m in re.finditer(r"\\left\b|\\right\b|\\[{}]|[{}()\[\]]|" + pattern.pattern, tex):
+        token = m[0]
+        if token in ("{", "(", "[", "\\left"):
+            depth += 1
+        elif token in ("}", ")", "]", "\\right"):
+            depth -= 1
+        elif depth == 0 and pattern.fullmatch(token) and m.start() >= at:
+            found.append(m)
+            at = m.end()
+    return found
+
+
+def broken_tex(tex: str, sums: bool = False, stacked: bool = False) -> str | None:
+    """``tex`` as rows of an array, broken before each top-level relation and at each wide space:
+    ``a = b = c, \\qquad m = d`` becomes ``a = b``, ``= c,``, ``m = d``, aligned at the relations.
+    With ``sums``, a side is broken again before each top-level plus, indented once more. Stacked
+    (and where there is one relation only), each left side has a row of its own and the sides come
+    under it, indented: ``a = b`` becomes ``a`` and ``= b``. None where there is nowhere to break."""
+    statements, start = [], 0
+    for gap in _top_level(tex, _GAP):
+        statements.append(tex[start:gap.start()].strip() + ("," if gap[0].startswith(",") else ""))
+        start = gap.end()
+    statements.append(tex[start:].strip())
+    split = []
+    for statement in statements:
+        cuts = [m.start() for m in _top_level(statement, _RELATION)]
+        sides = [statement[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(statement)])]
+        split.append([sides[0], *(_terms(side) if sums else [side] for side in sides[1:])])
+    stacked = stacked or (len(split) == 1 and len(split[0]) == 2)
+    rows = []
+    for lhs, *sides in split:
+        if stacked or not sides:
+            rows.append(lhs if stacked else f"{lhs} &")
+        for n, (first, *more) in enumerate(sides):
+            if stacked:
+                rows += [f"\\quad {{}} {first}", *(f"\\qquad {{}} {t}" for t in more)]
+            else:
+                rows += [f"{lhs if n == 0 else ''} & {{}} {first}".strip(), *(f"& \\quad {{}} {t}" for t in more)]
+    if len(rows) < 2:
+        return None
+    return f"\\begin{{array}}{{{'l' if stacked else 'rl'}}} " + " \\\\ ".join(rows) + " \\end{array}"
+
+
+def _terms(side: str) -> list[str]:
+    """A side of a relation cut before each top-level plus (``= a + b`` -> ``= a``, ``+ b``)."""
+    cuts = [m.start() for m in _top_level(side, re.compile(r"\+")) if side[:m.start()].strip() not in ("", "=")]
+    return [side[a:b].strip() for a, b in zip([0, *cuts], [*cuts, len(side)])]
+
+
+def _display(tex: str) -> str:
+    """A display formula; a long one that can break comes with its broken forms beside it (aligned
+    at its relations, broken at its sums too; then stacked, the same two ways), of which the page
+    shows the first that fits its column where the formula is wider than that (main.html)."""
+    whole = tex_to_mathml(tex, True)
+    forms = []
+    if len(html.unescape(_MATH.match(whole)["alt"])) >= _LONG:
+        for stacked in (False, True):
+            for sums in (False, True):
+                form = broken_tex(tex.strip(), sums, stacked)
+                if form is not None and form not in forms:
+                    forms.append(form)
+    if not forms:
+        return whole
+    rows = [tex_to_mathml(form, True).replace("<math ", '<math class="formula__rows" ', 1) for form in forms]
+    rows = [re.sub(r' alttext="[^"]*"', "", r, count=1) for r in rows]  # one formula, one text alternative
+    return f'<div class="formula">{whole}{"".join(rows)}</div>'
+
+
 def mathml(page_html: str) -> str:
     """Replace arithmatex's TeX spans in a page's HTML with MathML."""
-    return _SPAN.sub(lambda m: tex_to_mathml(html.unescape(m["tex"]), m["open"] == "["), page_html)
+    def one(m: re.Match) -> str:
+        tex = html.unescape(m["tex"])
+        return _display(tex) if m["open"] == "[" else tex_to_mathml(tex, False)
+
+    return _SPAN.sub(one, page_html)
+
+
+_ROWS = re.compile(r'<math class="formula__rows".*?</math>', re.S)
 
 
 def math_as_text(page_html: str) -> str:
-    """A page's HTML with each formula as its text alternative: what the search index reads."""
-    return _MATH.sub(lambda m: f" {m['alt']} ", page_html)
+    """A page's HTML with each formula as its text alternative: what the search index reads (a
+    formula's broken form, the same formula again, not at all)."""
+    return _MATH.sub(lambda m: f" {m['alt']} ", _ROWS.sub("", page_html))

@@ -87,9 +87,17 @@ CODE_FITS = """([outputs, terminals]) => {
 NAMES = [[w["output"] for w in WORDS.values()], [w["terminal"] for w in WORDS.values()]]
 
 # On a phone: the page never scrolls sideways; no code span, table cell or Korean word in a link
-# breaks inside; a formula or table wider than its box scrolls in it, with a shadow as the hint.
-CHECK_PHONE = """() => {
+# breaks inside; a long formula that can break shows its broken form where it is too wide, and that
+# fits; any other formula or table wider than its box scrolls in it, with a shadow as the hint.
+# (After a frame: the page's script measures formulas as the browser reports sizes, between frames.)
+CHECK_PHONE = """async () => {
+  await new Promise(go => requestAnimationFrame(() => setTimeout(go)));
   const problems = [];
+  for (const f of document.querySelectorAll('article .formula')) {
+    const shown = [...f.children].find(m => getComputedStyle(m).display !== 'none');
+    if (!shown || shown.scrollWidth > shown.clientWidth + 1)
+      problems.push(`formula "${f.firstElementChild.getAttribute('alttext')}" wider than its column, broken or not`);
+  }
   const de = document.documentElement;
   if (de.scrollWidth > window.innerWidth) problems.push(`page ${de.scrollWidth} px wide`);
   for (const e of document.querySelectorAll('article code:not(pre > code), article td, article th')) {
@@ -147,7 +155,8 @@ VISIT = """([tex, tags, wanted]) => { window.visitResult = null;
   const prose = document.querySelector('article').cloneNode(true);
   prose.querySelectorAll('pre, code').forEach(e => e.remove());
   tex.filter(t => prose.textContent.includes(t)).forEach(t => problems.push(`raw TeX ${t} left on the page`));
-  const flat = [...document.querySelectorAll('article math')].filter(e => !e.getBoundingClientRect().width);
+  const flat = [...document.querySelectorAll('article math')].filter(e => !e.getBoundingClientRect().width)
+    .filter(e => !e.parentElement.matches('.formula') || getComputedStyle(e).display !== 'none');  // the form not shown
   if (flat.length) problems.push(`${flat.length} formula(s) not rendered`);
   const blocks = document.querySelectorAll('article pre > code').length;
   const buttons = document.querySelectorAll('article pre button[data-md-type=copy]').length;

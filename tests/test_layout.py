@@ -123,13 +123,38 @@ def _shadow(page, selector, width=12, off="background: none"):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_formula_cut_off_on_a_phone_shows_a_shadow_and_one_that_fits_does_not(base, browser, scheme):
-    page = _page(browser, PHONE, base + "scaling/", scheme)
+    # Without the page's script, which would show this formula's broken form instead (below).
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + "scaling/", wait_until="load")
+    page.add_style_tag(content=RENDER_ALL)
     cut = _shadow(page, "article math[display=block]")
     page.set_viewport_size(LAPTOP)  # the same page on a laptop, where the formula fits
     fits = _shadow(page, "article math[display=block]")
-    page.close()
+    context.close()
     assert cut > 0.05, "no shadow where the formula is cut off"
     assert fits < 0.01, "a shadow on a formula that fits"
+
+
+SHOWN = """() => [...document.querySelectorAll('article .formula')].map(f => {
+  const m = [...f.children].find(m => getComputedStyle(m).display !== 'none');
+  return [f.firstElementChild.getAttribute('alttext'), m.classList.contains('formula__rows'), m.scrollWidth - m.clientWidth];
+})"""
+FRAME = "() => new Promise(go => requestAnimationFrame(() => requestAnimationFrame(go)))"
+
+
+@pytest.mark.parametrize("path", ["softmax/", "adding/", "en/online/"])
+def test_a_long_formula_shows_its_rows_where_it_is_too_wide_and_itself_where_it_fits(base, browser, path):
+    page = _page(browser, PHONE, base + path)
+    page.evaluate(FRAME)  # the page's script measures between frames
+    phone = page.evaluate(SHOWN)
+    page.set_viewport_size(LAPTOP)
+    page.evaluate(FRAME)
+    laptop = page.evaluate(SHOWN)
+    page.close()
+    assert any(rows for _, rows, _ in phone), phone  # the longest formulas break on a phone
+    assert not [(alt, over) for alt, _, over in phone + laptop if over > 1], (phone, laptop)  # and fit
+    assert not any(rows for _, rows, _ in laptop), laptop  # a laptop has room for each whole
 
 
 def test_a_table_cut_off_on_a_phone_shows_a_shadow(base, browser):

@@ -3,7 +3,7 @@
 import re
 
 import pytest
-from handbook.mathml import tex_to_mathml
+from handbook.mathml import broken_tex, math_as_text, mathml, tex_to_mathml
 
 
 def test_unary_minus_has_no_operator_space():
@@ -45,3 +45,46 @@ def test_search_previews_read_scripts_as_a_reader_writes_them(tex, alt):
     """The text alternative (what search previews show) writes a script in Unicode's script letters
     where it has them all, 10⁻⁶ and √dₖ, not 10^(−6) and √(d_k); any other script keeps ^(…)."""
     assert re.search(r'alttext="([^"]*)"', tex_to_mathml(tex, display=False))[1] == alt
+
+
+@pytest.mark.parametrize(("tex", "rows"), [
+    # a chain: each relation starts a row, aligned under the first
+    (r"a = \frac{b}{c} = d", [r"a & {} = \frac{b}{c}", r"& {} = d"]),
+    # statements set apart by a wide space: a row each, the comma kept
+    (r"x < 1, \qquad y = \max_j z_j", [r"x & {} < 1,", r"y & {} = \max_j z_j"]),
+    # relations inside braces or brackets are not where it breaks
+    (r"f(x = 1) = \sum_{j=1}^{n} g = h", [r"f(x = 1) & {} = \sum_{j=1}^{n} g", r"& {} = h"]),
+])
+def test_a_long_formula_breaks_before_its_relations(tex, rows):
+    assert broken_tex(tex) == r"\begin{array}{rl} " + r" \\ ".join(rows) + r" \end{array}"
+
+
+def test_a_side_too_long_still_breaks_again_before_its_sums():
+    assert broken_tex(r"a = b + \frac{c + d}{2} = e, \qquad x = y", sums=True) == (
+        r"\begin{array}{rl} a & {} = b \\ & \quad {} + \frac{c + d}{2} \\ & {} = e, \\ x & {} = y \end{array}")
+    assert broken_tex(r"A = B + C", sums=True) == r"\begin{array}{l} A \\ \quad {} = B \\ \qquad {} + C \end{array}"
+
+
+def test_stacked_each_left_side_has_a_row_of_its_own():
+    assert broken_tex(r"a = b = c, \qquad x = y", stacked=True) == (
+        r"\begin{array}{l} a \\ \quad {} = b \\ \quad {} = c, \\ x \\ \quad {} = y \end{array}")
+
+
+def test_one_relation_puts_its_right_side_under_its_left():
+    assert broken_tex(r"\mathrm{A}(Q) = \left(\frac{Q = 1}{2}\right) V") == \
+        r"\begin{array}{l} \mathrm{A}(Q) \\ \quad {} = \left(\frac{Q = 1}{2}\right) V \end{array}"
+
+
+@pytest.mark.parametrize("tex", [r"x + y", r"\sum_{j=1}^{n} e^{z_j}", r"f(a = b)"])
+def test_a_formula_with_nowhere_to_break_has_no_rows(tex):
+    assert broken_tex(tex) is None
+
+
+def test_a_long_display_formula_carries_its_rows_and_search_reads_it_once():
+    long, short = r"\log \sum_j e^{z_j} = m + \log \sum_j e^{z_j - m} = y", r"a = b"
+    page = mathml("".join(f'<div class="arithmatex">\\[{t}\\]</div>' for t in (long, short)))
+    assert page.count('<div class="formula">') == 1
+    assert page.count('<math class="formula__rows"') == 4  # aligned or stacked, at its plus or not
+    assert page.count("alttext=") == 2  # the rows are the same formula: no text of their own
+    assert "<mtable>" in page and re.sub(r"<[^>]+>", " ", math_as_text(page)).split().count("y") == 1
+    assert mathml(rf'<span class="arithmatex">\({long}\)</span>').count("<math") == 1  # running text: never
