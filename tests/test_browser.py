@@ -147,7 +147,13 @@ VISIT = """([tex, tags, wanted]) => { window.visitResult = null;
   document.querySelectorAll('article details').forEach(d => d.open = true);  // folded answers, opened
   for (const [i, img] of [...document.querySelectorAll('article img')].entries()) {
     img.scrollIntoView({block: 'center'});  // figures load lazily, as the reader scrolls
-    const loaded = await img.decode().then(() => img.naturalWidth > 0, () => false);  // loaded or failed
+    // loaded or failed; a decode that the page's resize to a phone and back cut short (a figure's
+    // <picture> switched its file) waits for the file now chosen instead
+    const loaded = await img.decode().then(() => true, () => new Promise(go => {
+      if (img.complete) return go(true);
+      img.addEventListener('load', () => go(true), {once: true});
+      img.addEventListener('error', () => go(false), {once: true});
+    })).then(ok => ok && img.naturalWidth > 0);
     const alt = (img.getAttribute('alt') || '').trim();
     if (!loaded || !alt) problems.push(`image ${i} loaded=${loaded} alt=${JSON.stringify(alt)}`);
   }
