@@ -16,8 +16,10 @@ from matplotlib.figure import Figure
 from matplotlib.gridspec import GridSpec
 from matplotlib.layout_engine import ConstrainedLayoutEngine
 
-# A 390 px phone's column (the page keeps 16 px each side), in inches: CSS has 96 px to the inch.
-PHONE_INCHES = 358 / 96
+# What a page without sidebars keeps beside its column (16 px each side, measured at 390 and 600 px),
+# and a 390 px phone's column in inches (CSS has 96 px to the inch).
+PAGE_MARGINS = 32
+PHONE_INCHES = (390 - PAGE_MARGINS) / 96
 
 
 def svg(fig: Figure) -> str:

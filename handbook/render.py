@@ -14,6 +14,7 @@ import re
 import textwrap
 from typing import Any
 
+from .figures import PAGE_MARGINS
 from .snippets import Run, SnippetError
 
 FIGURE_SRC = "@figures/"  # the plugin rewrites it to the page's relative path to assets/figures/
@@ -245,9 +246,9 @@ class Example:
         image = (f'<img class="snippet-figure" src="{FIGURE_SRC}{name}" alt="{html.escape(alt)}" '
                  f'width="{width}" height="{height}" loading="lazy" decoding="async">')
         if phone is not None:  # where the page is too narrow for the figure, its phone copy
-            narrow = self._figures.add(phone, ".svg")
+            narrow, (phone_width, phone_height) = self._figures.add(phone, ".svg"), size(phone)
             image = (f'<picture><source media="(max-width: {width + PAGE_MARGINS - 1}px)" '
-                     f'srcset="{FIGURE_SRC}{narrow}" width="{size(phone)[0]}" height="{size(phone)[1]}">'
+                     f'srcset="{FIGURE_SRC}{narrow}" width="{phone_width}" height="{phone_height}">'
                      f"{image}</picture>")
         return f"{image}\n\n/// caption\n{caption}\n///" if caption else image
 
@@ -257,10 +258,6 @@ class Example:
         if output:
             tabs.append((self._words["terminal"], self.output()))
         return "\n\n".join([self.code(), *(f'=== "{t}"\n\n' + textwrap.indent(b, "    ") for t, b in tabs)])
-
-
-# What a page without sidebars keeps beside its column (16 px each side, measured at 390 px and 720 px).
-PAGE_MARGINS = 32
 
 
 def size(svg: str) -> tuple[int, int]:
