@@ -139,6 +139,7 @@ SHOWN = """() => [...document.querySelectorAll('article .formula')].map(f => {
   const m = [...f.children].find(m => getComputedStyle(m).display !== 'none');
   return [f.firstElementChild.getAttribute('alttext'), m.classList.contains('formula__rows'), m.scrollWidth - m.clientWidth];
 })"""
+# Two frames, whatever they take: what the page does between frames (its observers, scroll-driven hints) has run.
 FRAME = "() => new Promise(go => requestAnimationFrame(() => requestAnimationFrame(go)))"
 
 
@@ -182,7 +183,7 @@ def test_a_figure_cut_off_on_a_phone_shows_a_shadow_until_its_end(base, browser,
     start = _shadow(page, box, off="border-image: none")
     page.evaluate("(s) => { const e = document.querySelector(s); e.scrollLeft = e.scrollWidth; }", box)
     # the scroll-driven hint follows on the next frame: wait for two, whatever they take
-    page.evaluate("() => new Promise(go => requestAnimationFrame(() => requestAnimationFrame(go)))")
+    page.evaluate(FRAME)
     end = _shadow(page, box, off="border-image: none")
     page.close()
     assert start > 0.05, "no shadow where the figure is cut off"
