@@ -47,8 +47,31 @@ def test_missing_snippet(snippets):
 )
 def test_a_snippet_fails_in_one_line_naming_itself(snippets, source, message):
     with pytest.raises(SnippetError, match=message) as error:
-        snippets.runner.run(snippets("a.py", source))
+        snippets.runner.run(snippets("a.py", source)).figures  # a glyph is missed when the figure is drawn
     assert "\n" not in str(error.value)
+
+
+def test_figures_are_drawn_when_asked_for_once_under_the_settings_they_were_shown_with(snippets, monkeypatch):
+    import handbook.snippets
+
+    drawn = []
+    monkeypatch.setattr(handbook.snippets, "svg", lambda fig, svg=handbook.snippets.svg: drawn.append(fig) or svg(fig))
+    source = ("import matplotlib.pyplot as plt\nplt.rcParams['svg.fonttype'] = 'none'\n"
+              "plt.title('kept as text')\nplt.show()\nvalue = 3\n")
+    run = snippets.runner.run(snippets("a.py", source))
+    assert run.namespace["value"] == 3 and drawn == []  # read for a number: nothing drawn
+    assert ">kept as text<" in run.figures[0] and len(drawn) == 1  # a text element, not paths
+    assert run.figures is run.figures and len(drawn) == 1  # drawn once
+    # the snippet's setting was its own: what runs next has matplotlib's
+    assert ">other<" not in snippets.runner.run(snippets("b.py", source.replace("plt.rcParams['svg.fonttype'] = 'none'\n", "")
+                                                          .replace("kept as text", "other"))).figures[0]
+
+
+def test_a_figure_that_fails_to_draw_fails_its_snippet_each_time_it_is_asked_for(snippets):
+    run = snippets.runner.run(snippets("a.py", "import matplotlib.pyplot as plt\nplt.title('$\\\\frac{$')\nplt.show()\n"))
+    for _ in range(2):
+        with pytest.raises(SnippetError, match=r"snippets/a.py raised ValueError: .* while its figure was drawn"):
+            run.phones
 
 
 def test_a_snippets_own_deprecation_counts_under_the_filters_a_script_has(snippets):
