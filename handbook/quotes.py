@@ -110,7 +110,7 @@ def source(name: str) -> tuple[str, str, str]:
         raise QuoteError(f"module {module} has no Python source to quote (its file: {path})")
     text = _read(path, os.stat(path).st_mtime_ns)
     rest = parts[depth:]
-    return module, path, _definition(text, rest, module, path) if rest else text
+    return module, path, _definition(rest, module, path) if rest else text
 
 
 @lru_cache(maxsize=64)
@@ -119,15 +119,34 @@ def _read(path: str, mtime_ns: int) -> str:  # the modification time makes a rei
         return file.read()
 
 
-def _definition(text: str, names: list[str], module: str, path: str) -> str:
+@lru_cache(maxsize=16)
+def _parsed(path: str, mtime_ns: int) -> tuple[ast.Module, list[bytes]]:
+    """A module's tree and its lines as bytes (the tree's column offsets count UTF-8 bytes), once
+    per file: modules quoted many times (transformers' masking_utils, 20 times) parse once."""
+    text = _read(path, mtime_ns)
+    return ast.parse(text), text.encode("utf-8").splitlines(keepends=True)  # \n, \r\n and \r, as Python counts lines
+
+
+def _definition(names: list[str], module: str, path: str) -> str:
     """The source of ``A.b`` (classes, functions, assignments) in a module's text; where a name is
     defined more than once (an ``if``/``else``, an overload), every definition counts."""
-    nodes: list[ast.AST] = [ast.parse(text)]
+    tree, lines = _parsed(path, os.stat(path).st_mtime_ns)
+    nodes: list[ast.AST] = [tree]
     for depth, part in enumerate(names):
         nodes = [n for parent in nodes for n in _defined(parent, part)]
         if not nodes:
             raise QuoteError(f"module {module} ({path}) defines no {'.'.join(names[: depth + 1])!r}")
-    return "\n".join(ast.get_source_segment(text, n) or "" for n in nodes)
+    return "\n".join(_segment(lines, n) for n in nodes)
+
+
+def _segment(lines: list[bytes], node: ast.AST) -> str:
+    """The source text of ``node``, as ``ast.get_source_segment`` gives it (which splits the whole
+    file again at each call: 80 ms a quote of a large module)."""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first][node.col_offset:node.end_col_offset].decode("utf-8")
+    body = [lines[first][node.col_offset:], *lines[first + 1:last], lines[last][:node.end_col_offset]]
+    return b"".join(body).decode("utf-8")
 
 
 def _defined(parent: ast.AST, name: str) -> list[ast.AST]:
