@@ -156,10 +156,19 @@ MUTANTS = [(claim, kind, edited) for claim in _DISTINCT
                                 else mutants(claim.literal))]
 
 
-@pytest.mark.parametrize(("claim", "kind", "edited"), MUTANTS, ids=lambda x: x.where if isinstance(x, Claim) else str(x))
-def test_every_mutant_fails(claim, kind, edited):
-    mutant = Claim(claim.file, claim.line, edited, claim.snippet, claim.expr, claim.form)
-    assert mutant.check(runner_for(claim.file)) is not None, f"{claim.where}: {kind} mutant `{edited}` passes as well as `{claim.literal}`"
+# One test a snippet, trying every mutant of the claims about it: 2,423 mutants as 2,423 tests spent
+# more on pytest's and xdist's bookkeeping of each than on the check (3-6 ms a test, 0.2-2 ms a check).
+BY_SNIPPET: dict[str, list[tuple[Claim, str, str]]] = {}
+for _mutant in MUTANTS:
+    BY_SNIPPET.setdefault(_mutant[0].snippet, []).append(_mutant)
+
+
+@pytest.mark.parametrize("snippet", sorted(BY_SNIPPET))
+def test_every_mutant_fails(snippet):
+    passing = [f"{claim.where}: {kind} mutant `{edited}` passes as well as `{claim.literal}`"
+               for claim, kind, edited in BY_SNIPPET[snippet]
+               if Claim(claim.file, claim.line, edited, claim.snippet, claim.expr, claim.form).check(runner_for(claim.file)) is None]
+    assert not passing, "\n".join(passing)
 
 
 def test_mutants_of_every_kind_are_tried():
