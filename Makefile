@@ -28,8 +28,8 @@ test: $(BIN)/.installed node_modules/.installed chromium
 # tests' processes, the chapters' properties. Not the site build, the builds of small copies, the
 # browser, Lighthouse, each snippet as its own process, nor the runs under other CPU kernels.
 # By file: the claims (one file, most of the snippets) run in one worker, so each snippet runs once
-# (105 s against 133 s by test, measured in one session on a busy two-core machine; on a quiet
-# one, 85 s against a cold make build's 93 s).
+# (105 s against 133 s by test, measured on a busy two-core machine). On a quiet two-core AMD EPYC
+# (AVX2): 78 s, against 108 s for a cold make build in the same session.
 check: $(BIN)/.installed
 	$(BIN)/pytest -n auto --dist loadfile -m "not (site or build or browser or audit or standalone or kernels)"
 
