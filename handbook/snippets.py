@@ -71,7 +71,7 @@ class Run:
     @property
     def phones(self) -> list[str | None]:
         """Each figure's copy for a phone (figures.py), or None where it fits one."""
-        self.figures  # drawn first: a phone copy changes the figure
+        self._draw("figures", svg)  # drawn first: a phone copy changes the figure
         return self._draw("phones", phone_svg)
 
     def _draw(self, kind: str, writer: Any) -> list[Any]:
@@ -134,6 +134,9 @@ def execute(name: str, source: str, path: Path) -> Run:
         for number in plt.get_fignums():  # the settings they were drawn under, for drawing them out
             shown.append(Shown(plt.figure(number), path, dict(matplotlib.rcParams.copy())))
         plt.close("all")
+        for figure in shown:  # closed, they lost pyplot's canvas: phone_svg measures text with Agg's
+            if not isinstance(figure.figure.canvas, FigureCanvasAgg):
+                FigureCanvasAgg(figure.figure)
 
     capture = _Capture(path)
     namespace: dict[str, Any] = {"__name__": MODULE, "__builtins__": builtins}
@@ -167,7 +170,6 @@ def draw(name: str, shown: list[Shown], writer: Any) -> list[Any]:
     warning, stderr write or log line while it draws fails the snippet, as one while it ran does."""
     drawn = []
     for figure in shown:
-        FigureCanvasAgg(figure.figure)  # closed, it lost pyplot's canvas: phone_svg measures text with Agg's
         capture = _Capture(figure.path)
         try:
             with capture, plt.rc_context(), _rc(figure.rc):
