@@ -131,12 +131,12 @@ def execute(name: str, source: str, path: Path) -> Run:
     shown: list[Shown] = []
 
     def show(*_args: Any, **_kwargs: Any) -> None:
-        for number in plt.get_fignums():  # the settings they were drawn under, for drawing them out
-            shown.append(Shown(plt.figure(number), path, dict(matplotlib.rcParams.copy())))
+        figures = [plt.figure(number) for number in plt.get_fignums()]
+        rc = dict(matplotlib.rcParams.copy())  # the settings they were drawn under, for drawing them out
         plt.close("all")
-        for figure in shown:  # closed, they lost pyplot's canvas: phone_svg measures text with Agg's
-            if not isinstance(figure.figure.canvas, FigureCanvasAgg):
-                FigureCanvasAgg(figure.figure)
+        for figure in figures:  # closed, each lost pyplot's canvas: phone_svg measures text with Agg's
+            FigureCanvasAgg(figure)
+            shown.append(Shown(figure, path, rc))
 
     capture = _Capture(path)
     namespace: dict[str, Any] = {"__name__": MODULE, "__builtins__": builtins}
