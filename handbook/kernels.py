@@ -84,7 +84,7 @@ def serve(path: str) -> None:
     # (close), so the server takes no SIGINT and prints no KeyboardInterrupt traceback; it ends when
     # the build's end of its stdin closes, whichever way the build ended.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_at_eof, daemon=True).start()
+    threading.Thread(target=_exit_at_eof, args=(Path(path).parent,), daemon=True).start()
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -107,8 +107,11 @@ def serve(path: str) -> None:
         threading.Thread(target=_watch, args=(connection, pid), daemon=True).start()
 
 
-def _exit_at_eof() -> None:
+def _exit_at_eof(folder: Path) -> None:
     sys.stdin.buffer.read()  # returns when the build has gone
+    # The socket's folder is the server's: a build killed or stopped by SIGTERM (no atexit, no
+    # close) left it in /tmp; the server removes it as it goes.
+    shutil.rmtree(folder, ignore_errors=True)
     os._exit(0)
 
 

@@ -263,18 +263,20 @@ def test_the_cell_that_checks_an_answer_is_folded_with_it():
 
 def test_the_kernel_server_ignores_ctrl_c_ends_with_the_build_and_leaves_nothing_in_tmp(tmp_path):
     # Ctrl-C of `make serve` reached the server too: a KeyboardInterrupt traceback every time, and a
-    # /tmp/handbook-kernels-* folder left behind by each session.
+    # /tmp/handbook-kernels-* folder left behind by each session, and by each build stopped by
+    # SIGTERM or a kill (no atexit): the server removes its socket's folder as it ends.
     import signal
 
     from handbook.kernels import Server
 
-    server = subprocess.Popen([sys.executable, "-m", "handbook.kernels", "serve", str(tmp_path / "socket")],
+    (tmp_path / "folder").mkdir()
+    server = subprocess.Popen([sys.executable, "-m", "handbook.kernels", "serve", str(tmp_path / "folder/socket")],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert server.stdout.readline().strip() == "ready"
     server.send_signal(signal.SIGINT)  # as a terminal's Ctrl-C: ignored...
     server.stdin.close()  # ...and the build's end of the pipe closing ends it
     assert server.wait(timeout=labs.HANG_S) == 0
-    assert "Traceback" not in server.stderr.read()
+    assert "Traceback" not in server.stderr.read() and not (tmp_path / "folder").exists()
     kept = Server()
     folder = kept.folder
     assert (folder / "kernels/python3/kernel.json").is_file()
