@@ -37,6 +37,7 @@ WORDS = {
         "lab figure": "실습 셀이 그린 그림",
         "example failed": "예제가 실패했습니다",
         "lab failed": "실습이 실패했습니다 (mkdocs serve 에서만 보입니다)",
+        "lab running": "실습을 실행하는 중입니다. 끝나면 셀마다 출력이 채워집니다 (mkdocs serve 에서만 보입니다)",
         "checks failed": "이 쪽의 검사 {}건이 실패했습니다 (mkdocs serve 에서만 보입니다)",
     },
     "en": {
@@ -50,6 +51,7 @@ WORDS = {
         "lab figure": "A figure drawn by the lab cell",
         "example failed": "The example failed",
         "lab failed": "The lab failed (shown only by mkdocs serve)",
+        "lab running": "The lab is still running; each cell's output appears when it ends (shown only by mkdocs serve)",
         "checks failed": "{} check(s) on this page failed (shown only by mkdocs serve)",
     },
 }

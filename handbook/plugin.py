@@ -11,7 +11,9 @@ import html
 import logging
 import os
 import subprocess
+import sys
 import textwrap
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -64,6 +66,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"  # an author is looking: show a page's problems on it
         self.dirty = dirty
+        # Pages are served before the labs end, and a lab's end rebuilds its page (on_serve): unless
+        # the server never rebuilds (--no-livereload), where a lab page waits for its run, as in a build.
+        self.fill_in = self.serving and "--no-livereload" not in sys.argv
         self.words, self.docs = WORDS["ko"], "docs"  # until on_config reads the edition's
         self.runner: EditionRunner | None = None
         self.figures = Figures()
@@ -164,11 +169,14 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             shared = _LAB_RUNS.get(key)
             if self.lab_keys.get(name) == key and labs.is_current(executed, key):
                 pass  # this edition's page already shows this run
-            elif shared is not None and not (shared.done() and shared.exception()):
-                self.lab_runs[name] = shared  # run for another edition, or earlier in this process
+            elif shared is not None and (not (shared.done() and shared.exception()) or self.lab_runs.get(name) is shared):
+                # run for another edition, or earlier in this process; a failed run is run again only
+                # once its page has shown the failure (under serve, its end asked for the rebuild that shows it)
+                self.lab_runs[name] = shared
             elif self.config.lab_cache and labs.is_current(executed, key):
                 _LAB_RUNS[key] = _done(executed)
-            elif name not in self.lab_runs:
+            else:  # a new run (an earlier one of other code may still be going: its page is this one's now)
+                _PENDING.discard(self.lab_runs.get(name))
                 # jupyter_client imports IPython in the lab's thread; a snippet's pyplot meanwhile finds
                 # it half imported in sys.modules and fails. Imported here first, it is whole.
                 import IPython.paths  # noqa: F401
@@ -192,6 +200,10 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         return files
 
     def _run_lab(self, file: str, text: str, key: str, executed: Path) -> Path:
+        if self.fill_in:  # the first pages first: on two cores the labs took half the CPU from them
+            _SERVED.wait()
+            if _SERVING.get("stopped"):
+                raise labs.LabError(f"{file}: not run, the server stopped first")
         book = labs.execute(file, text, key)
         _copy(nbformat.writes(book), executed)
         return executed
@@ -236,8 +248,24 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         return markdown
 
     def _lab_markdown(self, name: str, page: Any) -> tuple[str, Any]:
-        run = self.lab_runs.pop(name, None)
+        run = self.lab_runs.get(name)
+        page.meta["notebook"] = f"{name}.ipynb"  # the download, beside the page
+        # A search finds the chapters before the labs. Material weighs a heading 1000 times the text
+        # (its title field's boost): at 1/1000 a lab's heading weighs what a chapter's text does, so
+        # a lab's "세 단계: tril, masked_fill, softmax" no longer outranks the softmax chapter.
+        page.meta["search"] = {"boost": 0.001}
+        if run is not None and self.fill_in and not run.done():
+            # An author sees the lab's text and code at once, and its outputs when its run ends: the
+            # run stays pending here, its end asks the server for a rebuild (on_serve), and on_nav
+            # makes this page again then.
+            _PENDING.add(run)
+            run.add_done_callback(_lab_ended)
+            unrun = nbformat.reads(self.lab_texts[name], as_version=4)
+            text = labs.markdown(unrun, self._page_cells(name), self._lab_figure, self.words["output"])
+            return f'!!! info "{self.words["lab running"]}"\n\n{text}', None
         if run is not None:
+            del self.lab_runs[name]
+            _PENDING.discard(run)
             try:
                 executed = run.result()
                 if executed != self.lab_books[name]:  # another edition's run of the same code
@@ -249,18 +277,18 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 report = textwrap.indent(str(error), "    ")
                 return f'!!! failure "{self.words["lab failed"]}"\n\n    ```text\n{report}\n    ```\n', None
         book = nbformat.read(self.lab_books[name], as_version=4)
-        source = Path(self.docs_dir) / self.config.labs / f"{name}.py"
-        page_cells = labs.notebook(source, self.runner.folder, download=False, resolve=self.runner.name)
-        text = labs.markdown(book, page_cells, self._lab_figure, self.words["output"])
+        text = labs.markdown(book, self._page_cells(name), self._lab_figure, self.words["output"])
         path = self.cache / f"{name}.md"
         if path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
-        page.meta["notebook"] = f"{name}.ipynb"  # the download, beside the page
-        # A search finds the chapters before the labs. Material weighs a heading 1000 times the text
-        # (its title field's boost): at 1/1000 a lab's heading weighs what a chapter's text does, so
-        # a lab's "세 단계: tril, masked_fill, softmax" no longer outranks the softmax chapter.
-        page.meta["search"] = {"boost": 0.001}
-        return text, labs.lab_values(source, book)
+        return text, labs.lab_values(self._lab_source(name), book)
+
+    def _lab_source(self, name: str) -> Path:
+        return Path(self.docs_dir) / self.config.labs / f"{name}.py"
+
+    def _page_cells(self, name: str) -> Any:
+        """The lab's cells as the page shows them: its code as the sources have it now."""
+        return labs.notebook(self._lab_source(name), self.runner.folder, download=False, resolve=self.runner.name)
 
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")
@@ -377,9 +405,24 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         build(edition, dirty=self.dirty)
         return Path(edition.docs_dir)
 
+    def on_serve(self, server: Any, **_: Any) -> Any:
+        """`mkdocs serve` has built the site once and serves it: a lab whose run ended meanwhile,
+        after its page was made without outputs, asks for the rebuild now."""
+        for needed in ("_rebuild_cond", "_want_rebuild"):
+            if not hasattr(server, needed):
+                raise PluginError(f"MkDocs' live-reload server has no {needed}: a lab page shown while its "
+                                  f"run goes on could not ask for the rebuild that fills it in")
+        _SERVING["server"] = server
+        _SERVED.set()  # the labs start now, after the first build
+        if any(run.done() for run in _PENDING):
+            _ask_rebuild(server)
+        return server
+
     def on_shutdown(self) -> None:
         for plugins in self.started:  # the other editions' plugins end with this one
             plugins.on_shutdown()
+        _SERVING["stopped"] = True
+        _SERVED.set()  # a lab still waiting to start ends now, unrun
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -389,6 +432,28 @@ def _copy(text: str, path: Path) -> None:
     part = path.with_name(f".{path.name}.{os.getpid()}")
     part.write_text(text, encoding="utf-8")
     part.replace(path)
+
+
+# Lab runs whose pages were shown without their outputs, and the server to ask for the rebuild that
+# shows them (set by on_serve once `mkdocs serve` serves).
+_PENDING: set[Future] = set()
+_SERVING: dict[str, Any] = {}
+_SERVED = threading.Event()  # under serve, labs start once the first build is served
+
+
+def _lab_ended(_run: Future) -> None:
+    """In the lab's thread, as its run ends (or fails): rebuild, if the server serves already."""
+    server = _SERVING.get("server")
+    if server is not None:
+        _ask_rebuild(server)
+
+
+def _ask_rebuild(server: Any) -> None:
+    """What the server does when a watched file changes (LiveReloadServer.watch's callback,
+    mkdocs/livereload/__init__.py, mkdocs 1.6.1): one rebuild soon, however many runs ended."""
+    with server._rebuild_cond:
+        server._want_rebuild = True
+        server._rebuild_cond.notify_all()
 
 
 def _search_index(config: Any) -> Any:

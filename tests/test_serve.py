@@ -86,6 +86,57 @@ def _ready(server, log, url: str) -> None:
     raise AssertionError(f"mkdocs serve never answered at {url} ({HANG_S} s):\n{log.read_text()[-3000:]}")
 
 
+def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
+    """`mkdocs serve` serves once the pages are built, without waiting for the labs: a lab whose
+    run has not ended shows its text and code under a notice, and its outputs once the run ends
+    (here, when the test opens the lab's gate: no guess at how long a run takes)."""
+    import html
+    import re
+    import signal
+    import urllib.request
+
+    small = project_copy(tmp_path, pages=("index.md", "causal.md", "labs/causal.py"))
+    gate = tmp_path / "gate"
+    wait = f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\n"
+    for docs in ("docs", "docs-en"):  # each edition's lab waits at its first code cell
+        lab = small / docs / "labs/causal.py"
+        lab.write_text(lab.read_text(encoding="utf-8").replace("\n# %%\n", f"\n# %%\n{wait}\n# %%\n", 1), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
+    port, logfile = _free_port(), tmp_path / "serve.log"
+    log = logfile.open("w")
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
+                               "-a", f"127.0.0.1:{port}"], cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"},
+                              stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    read = lambda path: urllib.request.urlopen(url + path, timeout=HANG_S).read().decode()  # noqa: E731
+    labs = {"labs/causal/": ("실습을 실행하는 중입니다", "출력"), "en/labs/causal/": ("The lab is still running", "Output")}
+    try:
+        _ready(server, logfile, url + "labs/causal/")  # the gate is shut: no lab has ended
+        assert not gate.exists()
+        for path, (running, output) in labs.items():
+            page = read(path)
+            text = html.unescape(re.sub(r"<[^>]+>", "", page))  # the code is highlighted: one span a word
+            assert running in text and "mask = torch.tril(torch.ones(T, T))" in text, text[:2000]
+            assert f'<span class="filename">{output}</span>' not in page  # no cell has printed
+        gate.touch()
+        import time
+
+        end = time.monotonic() + HANG_S
+        for path, (running, output) in labs.items():
+            while running in (page := read(path)):  # the rebuild the run's end asked for
+                assert time.monotonic() < end and server.poll() is None, f"/{path} never filled in:\n{logfile.read_text()[-3000:]}"
+                time.sleep(0.2)
+            assert f'<span class="filename">{output}</span>' in page and "0.1667])" in page, page[:2000]
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        log.close()
+    assert "Traceback" not in logfile.read_text() and "ERROR" not in logfile.read_text(), logfile.read_text()[-3000:]
+
+
 @pytest.mark.browser
 def test_make_serve_in_a_browser(tmp_path, browser):  # noqa: F811
     """`mkdocs serve --dirty` as `make serve` runs it, with the page open in Chromium: a snippet

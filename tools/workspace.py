@@ -15,14 +15,28 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 # Builds in one process, as `mkdocs serve --dirty` does. Each line of stdin names a file to edit
-# (or nothing) before the next build; each build prints its seconds and the pages it rewrote.
+# (or nothing) before the next build; each build prints its seconds and the pages it rewrote. As
+# the server does, a lab run that a build left going (its page shown without outputs) rebuilds
+# when it ends; those rebuilds' pages count as the edit's, their time does not.
 SERVE = textwrap.dedent("""
     import json, os, sys, time
+    from concurrent.futures import wait
     from pathlib import Path
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
+    from handbook import plugin
     site, started = Path("site"), False
+
+    def rebuild():
+        config = load_config("mkdocs.yml", site_dir="site")
+        global started
+        if not started:  # as `mkdocs serve --dirty` starts its plugins, once
+            config.plugins.on_startup(command="serve", dirty=True)
+            started = True
+        build(config, dirty=True)
+        plugin._SERVED.set()  # as on_serve does after the first build: the labs may start
+
     for line in sys.stdin:
         before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
         if line.strip():
@@ -32,12 +46,11 @@ SERVE = textwrap.dedent("""
             newest = max([*before.values(), path.stat().st_mtime_ns]) + 1
             os.utime(path, ns=(newest, newest))
         start = time.perf_counter()
-        config = load_config("mkdocs.yml", site_dir="site")
-        if not started:  # as `mkdocs serve --dirty` starts its plugins, once
-            config.plugins.on_startup(command="serve", dirty=True)
-            started = True
-        build(config, dirty=True)
+        rebuild()
         seconds = time.perf_counter() - start
+        while plugin._PENDING:  # the runs this build left going: each one's end, a rebuild
+            wait(list(plugin._PENDING))
+            rebuild()
         after = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
         pages = sorted(str(p.parent.relative_to(site)) for p in after if before.get(p) != after[p])
         print(json.dumps([seconds, pages]), flush=True)
