@@ -18,6 +18,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import jinja2
+import jinja2.bccache
 import nbformat
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
@@ -328,6 +330,14 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     on_page_context = CombinedEvent(_search_reads_text, _reader_sees_mathml)
 
+    def on_env(self, env: Any, **_: Any) -> Any:
+        """Templates compiled once a process: MkDocs makes a new Jinja environment each build,
+        which compiled Material's 71 templates again on every `serve` rebuild (1.8 of 7.7
+        profiled seconds of a prose edit's rebuild). Jinja checks each template's source
+        against the cached code's checksum, so an edited template is compiled afresh."""
+        env.bytecode_cache = _TEMPLATES
+        return env
+
     def on_template_context(self, context: Any, template_name: str, **_: Any) -> Any:
         context["words"] = self.words  # 404.html: main.html's words there too
         if template_name == "sitemap.xml" and self.config.editions:  # each page's other languages
@@ -424,6 +434,23 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         _SERVING["stopped"] = True
         _SERVED.set()  # a lab still waiting to start ends now, unrun
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class _Compiled(jinja2.BytecodeCache):
+    """Jinja's bytecode cache, held in memory (its own caches are on disk or in memcached)."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if (code := self.codes.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)  # a checksum that differs leaves the bucket empty
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.codes[bucket.key] = bucket.bytecode_to_string()
+
+
+_TEMPLATES = _Compiled()
 
 
 def _copy(text: str, path: Path) -> None:

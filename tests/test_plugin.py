@@ -430,3 +430,26 @@ def test_a_citation_that_is_not_listed_mistyped_or_unlinked_is_named(tmp_path):
     (tmp_path / "bad.yml").write_text("- {repo: a/b, number: '7', kind: issue, title: t}\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad.yml: an entry needs repo, number \(an integer\)"):
         references.load(tmp_path / "bad.yml")
+
+
+def test_templates_compile_once_a_process_and_an_edited_one_again(tmp_path):
+    # MkDocs makes a new Jinja environment each build; the plugin's bytecode cache spares a serve
+    # rebuild compiling Material's templates again, and an edited template is compiled afresh.
+    import jinja2
+
+    from handbook.plugin import HandbookPlugin
+
+    compiled = []
+
+    class Environment(jinja2.Environment):
+        def compile(self, source, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+            compiled.append(source)
+            return super().compile(source, *args, **kwargs)
+
+    template = tmp_path / "t.html"
+    template.write_text("one {{ x }}", encoding="utf-8")
+    render = lambda: (HandbookPlugin().on_env(Environment(loader=jinja2.FileSystemLoader(tmp_path)))  # noqa: E731
+                      .get_template("t.html").render(x=1))
+    assert render() == "one 1" and render() == "one 1" and compiled == ["one {{ x }}"]
+    template.write_text("two {{ x }}", encoding="utf-8")
+    assert render() == "two 1" and compiled == ["one {{ x }}", "two {{ x }}"]
