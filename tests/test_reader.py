@@ -375,7 +375,18 @@ RADICAL = """async (selectors) => {
 def test_the_radical_stands_over_what_it_covers(base, browser):  # noqa: F811
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base + "scaling/", wait_until="networkidle")
-    found = page.evaluate(RADICAL, [".md-nav__link", "article h1", "article th"])
+    selectors = [".md-nav__link", "article h1", "article th"]
+    # Each selector's first element with a radical, waited for (HANG_S, the page's default limit): on
+    # one busy core (taskset -c 0 bash .ci/run) one was missing when the page was read at once.
+    from playwright.sync_api import TimeoutError as Hung
+
+    for selector in selectors:
+        try:
+            page.wait_for_function("s => [...document.querySelectorAll(s)].some(e => e.textContent.includes('√'))",
+                                   arg=selector)
+        except Hung:
+            raise AssertionError(f"no {selector} with a radical ever appeared on {page.url} ({page.title()!r})") from None
+    found = page.evaluate(RADICAL, selectors)
     page.close()
     short = [(where, round(root, 1), round(d, 1)) for where, root, d in found if root < d]
     assert len(found) == 3 and not short, short
