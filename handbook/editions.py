@@ -36,9 +36,9 @@ WORDS = {
         "scroll": "옆으로 넘겨 보는 표",
         "lab figure": "실습 셀이 그린 그림",
         "example failed": "예제가 실패했습니다",
-        "lab failed": "실습이 실패했습니다 (mkdocs serve 에서만 보입니다)",
-        "lab running": "실습을 실행하는 중입니다. 끝나면 셀마다 출력이 채워집니다 (mkdocs serve 에서만 보입니다)",
-        "checks failed": "이 쪽의 검사 {}건이 실패했습니다 (mkdocs serve 에서만 보입니다)",
+        "lab failed": "실습이 실패했습니다 (mkdocs serve에서만 보입니다)",
+        "lab running": "실습을 실행하는 중입니다. 끝나면 셀마다 출력이 채워집니다 (mkdocs serve에서만 보입니다)",
+        "checks failed": "이 페이지의 검사 {}건이 실패했습니다 (mkdocs serve에서만 보입니다)",
     },
     "en": {
         "result": "Result",

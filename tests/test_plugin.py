@@ -336,7 +336,7 @@ def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
         plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
         shown[command] = plugin.on_page_markdown(text, page=page, config={}, files=None)
     assert shown["build"] == text
-    assert shown["serve"].startswith('!!! failure "이 쪽의 검사 1건이 실패했습니다')
+    assert shown["serve"].startswith('!!! failure "이 페이지의 검사 1건이 실패했습니다')
     assert "docs/x.md:1: claim" in shown["serve"] and shown["serve"].endswith(text)
 
 

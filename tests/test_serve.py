@@ -165,7 +165,7 @@ def test_make_serve_in_a_browser(tmp_path, browser):  # noqa: F811
         assert page.locator(failure).count() == 0 and lab.locator(failure).count() == 0
 
         snippet.write_text(good.replace("T = 4", "T = 5"), encoding="utf-8")  # the claims no longer hold
-        _until(page, lambda p: "이 쪽의 검사" in p.inner_text(failure), "the failing claim")
+        _until(page, lambda p: "이 페이지의 검사" in p.inner_text(failure), "the failing claim")
         assert "causal/weights.py: weights[1]" in page.inner_text(failure)
 
         snippet.write_text(good + 'raise ValueError("broken on purpose")\n', encoding="utf-8")
@@ -196,4 +196,4 @@ def test_make_serve_in_a_browser(tmp_path, browser):  # noqa: F811
     assert strict.returncode != 0 and "causal/weights.py: weights[1]" in strict.stderr
     subprocess.run(build, cwd=small, env=env, capture_output=True, text=True, check=True)
     built = (tmp_path / "site/causal/index.html").read_text(encoding="utf-8")
-    assert "이 쪽의 검사" not in built and "mkdocs serve 에서만" not in built
+    assert "이 페이지의 검사" not in built and "mkdocs serve에서만" not in built
