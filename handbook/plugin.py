@@ -260,8 +260,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             # An author sees the lab's text and code at once, and its outputs when its run ends: the
             # run stays pending here, its end asks the server for a rebuild (on_serve), and on_nav
             # makes this page again then.
-            _PENDING.add(run)
-            run.add_done_callback(_lab_ended)
+            if run not in _PENDING:  # one callback a run, however many builds show it running
+                _PENDING.add(run)
+                run.add_done_callback(_lab_ended)
             unrun = nbformat.reads(self.lab_texts[name], as_version=4)
             text = labs.markdown(unrun, self._page_cells(name), self._lab_figure, self.words["output"])
             return f'!!! info "{self.words["lab running"]}"\n\n{text}', None
@@ -416,16 +417,14 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         return Path(edition.docs_dir)
 
     def on_serve(self, server: Any, **_: Any) -> Any:
-        """`mkdocs serve` has built the site once and serves it: a lab whose run ended meanwhile,
-        after its page was made without outputs, asks for the rebuild now."""
+        """`mkdocs serve` has built the site once and serves it: the labs start now, and each
+        one's end asks this server for the rebuild that fills its page in."""
         for needed in ("_rebuild_cond", "_want_rebuild"):
             if not hasattr(server, needed):
                 raise PluginError(f"MkDocs' live-reload server has no {needed}: a lab page shown while its "
                                   f"run goes on could not ask for the rebuild that fills it in")
         _SERVING["server"] = server
-        _SERVED.set()  # the labs start now, after the first build
-        if any(run.done() for run in _PENDING):
-            _ask_rebuild(server)
+        _SERVED.set()  # the labs start now, after the first build (no run has ended before this)
         return server
 
     def on_shutdown(self) -> None:
@@ -469,18 +468,14 @@ _SERVED = threading.Event()  # under serve, labs start once the first build is s
 
 
 def _lab_ended(_run: Future) -> None:
-    """In the lab's thread, as its run ends (or fails): rebuild, if the server serves already."""
+    """In the lab's thread, as its run ends (or fails): ask the server for a rebuild, as it asks
+    itself when a watched file changes (LiveReloadServer.watch's callback, mkdocs/livereload/
+    __init__.py, mkdocs 1.6.1): one rebuild soon, however many runs ended."""
     server = _SERVING.get("server")
     if server is not None:
-        _ask_rebuild(server)
-
-
-def _ask_rebuild(server: Any) -> None:
-    """What the server does when a watched file changes (LiveReloadServer.watch's callback,
-    mkdocs/livereload/__init__.py, mkdocs 1.6.1): one rebuild soon, however many runs ended."""
-    with server._rebuild_cond:
-        server._want_rebuild = True
-        server._rebuild_cond.notify_all()
+        with server._rebuild_cond:
+            server._want_rebuild = True
+            server._rebuild_cond.notify_all()
 
 
 def _search_index(config: Any) -> Any:
