@@ -6,11 +6,12 @@ snippet and each notebook executes once however many languages show it.
 
 The editions differ only in words. A page of one edition has its counterpart, under the same name,
 in every other; the two claim the same things of the same snippets and quote the same library
-source. Where a snippet prints or draws words, ``<chapter>/x.<lang>.py`` beside ``x.py`` is that language's variant:
-the same code with other strings (``variant_problems``), which the other edition's pages show in
-place of ``x.py``. A lab includes no variant and prints nothing that changes with the language (its
-Markdown says the words), so its code is the same in every edition and runs once (tests/test_editions.py
-checks it).
+source. Where a snippet prints or draws words, ``<chapter>/x.<lang>.py`` beside ``x.py`` is that
+language's variant: the same code with other strings (``variant_problems``), which the other
+edition's pages show in place of ``x.py``. A lab is one source, ``labs/<chapter>.py``, with its text
+cells in every language and its code once (``lab_pair_problems``); it includes no variant and
+prints nothing that changes with the language, so its code is the same in every edition and runs
+once (tests/test_editions.py checks it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .labs import notebook, prose
+from . import labs
+from .labs import notebook
 from .prose import read_claims, read_quotes
 from .snippets import Run, Runner
 
@@ -69,10 +71,12 @@ def is_variant(name: str) -> bool:
     return Path(name).suffixes[-2:-1] in ([f".{lang}"] for lang in WORDS)
 
 
-def lab_code(lab: Path, runner: EditionRunner) -> list[str]:
-    """A lab's code cells as ``runner``'s edition runs them, each ``# snippet:`` cell as the code
-    that edition shows. Two editions' labs whose code is equal share one run (handbook/plugin.py)."""
-    return [c.source for c in notebook(lab, runner.folder, resolve=runner.name).cells if c.cell_type == "code"]
+def lab_code(lab: Path, lang: str, runner: EditionRunner) -> list[str]:
+    """A lab's code cells as the ``lang`` edition (its ``runner``) runs them, each ``# snippet:``
+    cell as the code that edition shows. Two editions' labs whose code is equal share one run
+    (handbook/plugin.py)."""
+    book = notebook(lab, runner.folder, lang, resolve=runner.name)
+    return [c.source for c in book.cells if c.cell_type == "code"]
 
 
 class EditionRunner:
@@ -123,12 +127,12 @@ def variant_problems(folder: Path) -> list[str]:
     return problems
 
 
-def claims_of(text: str) -> Counter[str]:
-    """What a page claims: ``snippet: expression`` for each claim and ``quote module.name: passage``
-    for each quote of library source, counted (a sentence in another language may state two of them
-    in the other order)."""
-    return (Counter(f"{c.snippet}: {c.expr}" for c in read_claims(text, "", []))
-            + Counter(f"quote {q.name}: {q.passage}" for q in read_quotes(text, "", [])))
+def claims_of(text: str, file: str = "") -> Counter[str]:
+    """What a page (``file``, which says whether it is a lab) claims: ``snippet: expression`` for
+    each claim and ``quote module.name: passage`` for each quote of library source, counted (a
+    sentence in another language may state two of them in the other order)."""
+    return (Counter(f"{c.snippet}: {c.expr}" for c in read_claims(text, file, []))
+            + Counter(f"quote {q.name}: {q.passage}" for q in read_quotes(text, file, [])))
 
 
 def claim_difference(mine: Counter[str], theirs: Counter[str]) -> str | None:
@@ -139,25 +143,48 @@ def claim_difference(mine: Counter[str], theirs: Counter[str]) -> str | None:
     return "; ".join(filter(None, [f"missing {missing}" if missing else "", f"extra {extra}" if extra else ""]))
 
 
-def page_text(path: Path) -> str:
-    """The prose of a chapter (``.md``) or of a lab source (``.py``), as the claim checks read it."""
-    return prose(path) if path.suffix == ".py" else path.read_text(encoding="utf-8")
-
-
 def pair_problems(root: Path, other: Path) -> list[str]:
-    """How two editions' sources (``docs`` and ``docs-en``) fail to pair up: a page or lab with no
-    counterpart, or a counterpart that claims other things."""
+    """How two editions' pages (``docs`` and ``docs-en``) fail to pair up: a page with no
+    counterpart, or a counterpart that claims other things (a lab's languages pair up in its one
+    source: ``lab_pair_problems``)."""
     def sources(folder: Path) -> dict[str, Path]:
-        return {p.relative_to(folder).as_posix(): p for p in sorted(folder.rglob("*"))
-                if p.suffix in (".md", ".py") and "overrides" not in p.parts}
+        return {p.relative_to(folder).as_posix(): p for p in sorted(folder.rglob("*.md"))
+                if "overrides" not in p.parts}
 
     mine, theirs = sources(root), sources(other)
     problems = [f"{root.name}/{n} has no counterpart {other.name}/{n}" for n in mine if n not in theirs]
     problems += [f"{other.name}/{n} has no counterpart {root.name}/{n}" for n in theirs if n not in mine]
     for name in sorted(mine.keys() & theirs.keys()):
-        difference = claim_difference(claims_of(page_text(mine[name])), claims_of(page_text(theirs[name])))
+        difference = claim_difference(claims_of(_read(mine[name])), claims_of(_read(theirs[name])))
         if difference:
             problems.append(f"{other.name}/{name} claims other things than {root.name}/{name}: {difference}")
+    return problems
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def lab_pair_problems(source: Path, langs: list[str]) -> list[str]:
+    """How the languages of a lab source fail to pair up: between two code cells, one language has
+    more text cells than another (its text would sit beside other code), or a language's text
+    claims other things than the first language's."""
+    gaps: list[dict[str, int]] = [{}]
+    for cell in labs.cells_of(source):
+        if cell.lang is None:
+            gaps.append({})
+        else:
+            gaps[-1][cell.lang] = gaps[-1].get(cell.lang, 0) + 1
+    problems = []
+    for number, gap in enumerate(gaps):
+        if len({gap.get(lang, 0) for lang in langs}) > 1:
+            where = "before the first code cell" if number == 0 else f"after code cell {number}"
+            counts = ", ".join(f"{lang} {gap.get(lang, 0)}" for lang in langs)
+            problems.append(f"{labs.shown(source)}: {where}, the languages have different numbers of text cells ({counts})")
+    first = claims_of(labs.prose(source, langs[0]), labs.shown(source))
+    for lang in langs[1:]:
+        if difference := claim_difference(first, claims_of(labs.prose(source, lang), labs.shown(source))):
+            problems.append(f"{labs.shown(source)}: its {lang} text claims other things than its {langs[0]} text: {difference}")
     return problems
 
 

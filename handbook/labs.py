@@ -1,6 +1,11 @@
-"""Labs: ``docs/labs/<chapter>.py`` (jupytext percent, no outputs) becomes a notebook readers download,
+"""Labs: ``labs/<chapter>.py`` (jupytext percent, no outputs) becomes a notebook readers download,
 is executed top to bottom in a new Jupyter kernel, and its executed cells become a Markdown page
 that goes through the same pipeline as the chapters (math, claims, figures, headings).
+
+One source serves every edition: its code cells are written once, and each text cell is in one
+language, named in its header (``# %% [markdown] lang="ko"``). An edition's notebook is the code
+cells and its language's text cells; between two code cells, every language has as many text
+cells as the others (``editions.lab_pair_problems``), so each edition's text sits beside the same code.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import nbformat
 
@@ -26,6 +31,8 @@ from .claims import CLAIM, LAB, WORD_CLAIM, LabValues
 from .quotes import QUOTE
 
 SNIPPET_CELL = re.compile(r"# snippet: (\S+\.py)")
+# The two cell headers a lab source may use: code, or text in one language.
+HEADER = re.compile(r'# %%(?: \[markdown\] lang="(?P<lang>[a-z]{2,3}(?:-[A-Za-z0-9]+)?)")?')
 SETUP = """\
 # Colab has torch and matplotlib; install the Korean font package if missing.
 import importlib.util, subprocess, sys
@@ -49,15 +56,17 @@ class LabError(Exception):
     """A lab is broken: a missing snippet, a cell that raised or wrote to stderr."""
 
 
-def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = True,
+def notebook(source: Path, snippets: Path, lang: str, site_url: str = "", download: bool = True,
              resolve: Callable[[str], str] = str) -> Any:
-    """The notebook readers download: each ``# snippet: chapter/x.py`` cell becomes that snippet's
-    code (``resolve(name)``'s: the English edition's names its variant where one exists), a setup cell comes first, claims are plain code, links point at the site, and cell ids
-    are fixed, so the same sources always give the same bytes. With ``download=False``, the text
-    cells stay as the page renders them (claims, links to the chapters' Markdown files).
+    """The notebook readers of the ``lang`` edition download: its text cells and the code cells.
+    Each ``# snippet: chapter/x.py`` cell becomes that snippet's code (``resolve(name)``'s: an
+    edition's runner names its variant where one exists), a setup cell comes first, claims are
+    plain code, links point at the site, and cell ids are fixed, so the same sources always give
+    the same bytes. With ``download=False``, the text cells stay as the page renders them (claims,
+    links to the chapters' Markdown files).
 
     Made once a process for the same inputs (the lab's text, and the name and text of every
-    snippet it may include): a `serve` rebuild asks for all 26 labs' notebooks twice, and
+    snippet it may include): a `serve` rebuild asks for every edition's notebooks twice, and
     jupytext's parse and nbformat's validation took 2.1 of a prose edit's 7.7 profiled seconds."""
     import copy
 
@@ -66,24 +75,29 @@ def notebook(source: Path, snippets: Path, site_url: str = "", download: bool = 
     for name in sorted(set(SNIPPET_CELL.findall(text))):  # every line that looks like one: a superset
         path = snippets / resolve(name) if (snippets / name).is_file() else None
         included.append((name, path and path.read_text(encoding="utf-8")))
-    which, inputs = (str(source), str(snippets), site_url, download), (text, tuple(included))
+    which, inputs = (str(source), str(snippets), lang, site_url, download), (text, tuple(included))
     if _NOTEBOOKS.get(which, (None,))[0] != inputs:
-        _NOTEBOOKS[which] = (inputs, _notebook(source, snippets, site_url, download, resolve))
+        _NOTEBOOKS[which] = (inputs, _notebook(source, snippets, lang, site_url, download, resolve))
     return copy.deepcopy(_NOTEBOOKS[which][1])
 
 
 _NOTEBOOKS: dict[tuple, tuple[tuple, Any]] = {}  # which notebook -> (its inputs, the notebook): the latest only
 
 
-def _notebook(source: Path, snippets: Path, site_url: str, download: bool, resolve: Callable[[str], str]) -> Any:
+def _notebook(source: Path, snippets: Path, lang: str, site_url: str, download: bool,
+              resolve: Callable[[str], str]) -> Any:
     import jupytext
 
     name = source.stem
+    languages = [c.lang for c in cells_of(source) if c.lang]  # the headers checked first
+    if lang not in languages:
+        raise LabError(f"{shown(source)} has no text in {lang!r} (its text cells are in {sorted(set(languages))})")
     book = jupytext.read(source, fmt="py:percent")
+    book.cells = [c for c in book.cells if c.cell_type == "code" or c.metadata.get("lang") == lang]
     for cell in book.cells:
         if cell.cell_type == "code" and (m := SNIPPET_CELL.fullmatch(cell.source.strip())):
             if not (snippets / m[1]).is_file():
-                raise LabError(f"{source.parent.parent.name}/labs/{name}.py includes a missing snippet snippets/{m[1]}")
+                raise LabError(f"{shown(source)} includes a missing snippet snippets/{m[1]}")
             cell.source = (snippets / resolve(m[1])).read_text(encoding="utf-8").rstrip()
         elif cell.cell_type == "markdown" and download:
             cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
@@ -101,16 +115,40 @@ def _notebook(source: Path, snippets: Path, site_url: str, download: bool, resol
     return book
 
 
-def prose(source: Path) -> str:
-    """The Markdown cells of a lab source with their ``# `` removed, every other line blank, so the
-    prose checks report the source file's own line numbers."""
-    lines, markdown = [], False
-    for line in source.read_text(encoding="utf-8").split("\n"):
+def shown(source: Path) -> str:
+    """How messages name a lab source: ``labs/causal.py``."""
+    return f"{source.parent.name}/{source.name}"
+
+
+class Cell(NamedTuple):
+    line: int  # of its header, from one
+    lang: str | None  # a text cell's language; None for code
+
+
+def cells_of(source: Path) -> list[Cell]:
+    """The cells of a lab source, by their headers; a header of any other form is a ``LabError``
+    naming its line (a text cell with no language would be shown in none, or in every edition)."""
+    found = []
+    for number, line in enumerate(source.read_text(encoding="utf-8").split("\n"), 1):
         if line.startswith("# %%"):
-            markdown = "[markdown]" in line
+            if not (header := HEADER.fullmatch(line.rstrip())):
+                raise LabError(f"{shown(source)}:{number}: a cell header is '# %%' (code) or "
+                               f'\'# %% [markdown] lang="ko"\' (text in one language), not {line!r}')
+            found.append(Cell(number, header["lang"]))
+    return found
+
+
+def prose(source: Path, lang: str | None) -> str:
+    """The ``lang`` text cells of a lab source (every language's, for None) with their ``# ``
+    removed, every other line blank, so the prose checks report the source file's own line numbers."""
+    starts = {c.line: c.lang is not None and lang in (None, c.lang) for c in cells_of(source)}
+    lines, ours = [], False
+    for number, line in enumerate(source.read_text(encoding="utf-8").split("\n"), 1):
+        if number in starts:
+            ours = starts[number]
             lines.append("")
         else:
-            lines.append(re.sub(r"^# ?", "", line) if markdown else "")
+            lines.append(re.sub(r"^# ?", "", line) if ours else "")
     return "\n".join(lines)
 
 
@@ -135,16 +173,15 @@ def _distributions() -> list[str]:
     return sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions(path=installed))
 
 
-def lab_claims(source: Path) -> list[tuple[int, int, str]]:
-    """(line, code cell, expression) of each ``lab: expr`` claim in a lab source: the code cell is
-    the first one after the claim's text (0 for the source's first code cell)."""
+def lab_claims(source: Path, lang: str) -> list[tuple[int, int, str]]:
+    """(line, code cell, expression) of each ``lab: expr`` claim in a lab source's ``lang`` text: the
+    code cell is the first one after the claim's text (0 for the source's first code cell)."""
     from .prose import read_claims
 
-    lines = source.read_text(encoding="utf-8").split("\n")
-    starts = [n for n, line in enumerate(lines, 1) if line.startswith("# %%") and "[markdown]" not in line]
+    starts = [c.line for c in cells_of(source) if c.lang is None]
     problems: list[str] = []
     found = []
-    for claim in read_claims(prose(source), str(source), problems):
+    for claim in read_claims(prose(source, lang), str(source), problems):
         if claim.snippet == LAB:
             cell = next((i for i, start in enumerate(starts) if start > claim.line), None)
             if cell is None:
@@ -192,11 +229,11 @@ def with_claims(text: str, claims: list[tuple[int, int, str]]) -> str:
     return nbformat.writes(book)
 
 
-def lab_values(source: Path, book: Any) -> LabValues:
-    """What the lab claims of ``source`` read, from its executed notebook ``book``."""
+def lab_values(source: Path, lang: str, book: Any) -> LabValues:
+    """What the lab claims of ``source``'s ``lang`` text read, from its executed notebook ``book``."""
     found = book.metadata.get("handbook", {}).get("claims", {})
     values = {}
-    for line, cell, expr in lab_claims(source):
+    for line, cell, expr in lab_claims(source, lang):
         kind, value = found.get(str(cell), {}).get(expr, ("missing", None))
         values[(line, expr)] = (kind, value)
     return LabValues(values)

@@ -28,7 +28,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File
 
 from . import _activate, labs, references
-from .editions import WORDS, EditionRunner, alternates, pair_problems, variant_problems
+from .editions import WORDS, EditionRunner, alternates, lab_pair_problems, pair_problems, variant_problems
 from .links import broken_links, served_anywhere
 from .layout import keep_tokens_whole
 from .mathml import math_as_text, mathml
@@ -42,6 +42,7 @@ log = logging.getLogger("mkdocs.plugins.handbook")
 # reported at the line of the file an author edits, not only the built page.
 _SOURCES: dict[Path, tuple[str, str]] = {}
 FIGURES = "assets/figures/"
+LABS = "labs"  # where each edition's lab pages are, in the site and in its nav
 # Material's header icons are bare <label>s for its drawer and search toggles: no role, no name.
 # Each becomes a named button that the keyboard reaches (main.html's script clicks it on Enter/Space).
 HEADER_BUTTONS = {
@@ -56,7 +57,7 @@ _LAB_RUNS: dict[str, Future] = {}
 
 class HandbookConfig(Config):
     snippets = c.Type(str, default="snippets")  # relative to mkdocs.yml
-    labs = c.Type(str, default="labs")  # under docs/: <chapter>.py lab sources
+    labs = c.Type(str, default="labs")  # relative to mkdocs.yml: <chapter>.py, one source for every edition
     lab_cache = c.Type(bool, default=True)  # reuse a lab's outputs made under the same key
     cache_dir = c.Type(str, default=".cache/labs")
     # The site's languages, code -> the name its switch shows; the first is this config's root
@@ -143,9 +144,8 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_files(self, files: Any, config: Any) -> Any:
         self.files = files  # the site's top-level names, for 404.html (on_post_template)
         env = labs.environment()
-        folder = f"{self.config.labs}/"
+        folder = f"{LABS}/"
         self.labs_started = False
-        sources = [f for f in files if f.src_uri.startswith(folder) and f.src_uri.endswith(".py")]
         self.lab_books: dict[str, Path] = {}
         if not self.is_root:  # the stylesheet and anything else under docs/assets/: one copy per edition
             shared = Path(self.root_docs_dir)
@@ -153,16 +153,18 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 uri = path.relative_to(shared).as_posix()
                 if path.is_file() and files.get_file_from_path(uri) is None:
                     files.append(File(uri, str(shared), config["site_dir"], config["use_directory_urls"]))
-        for file in sources:
-            files.remove(file)
-            name = Path(file.src_uri).stem
-            text = nbformat.writes(labs.notebook(Path(file.abs_src_path), self.runner.folder,
-                                                 config["site_url"] or "", resolve=self.runner.name))
+        for source in sorted((self.root / self.config.labs).glob("*.py")):
+            name = source.stem
+            try:
+                text = nbformat.writes(labs.notebook(source, self.runner.folder, self.lang, config["site_url"] or "",
+                                                     resolve=self.runner.name))
+            except labs.LabError as error:
+                raise PluginError(str(error)) from None
             # Its text, or a comment in its code, changed and its run did not: the page is made again
             # from the same run (under serve --dirty, MkDocs sees only the unchanged placeholder).
             edited, self.lab_texts[name] = self.lab_texts.get(name, text) != text, text
             try:  # what runs: the download, and a cell evaluating the lab's own claims after each answer's check
-                run_text = labs.with_claims(text, labs.lab_claims(Path(file.abs_src_path)))
+                run_text = labs.with_claims(text, labs.lab_claims(source, self.lang))
             except labs.LabError as error:
                 raise PluginError(str(error)) from None
             # Keyed by the code alone: another edition's lab with the same code is the same run.
@@ -182,8 +184,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 # jupyter_client imports IPython in the lab's thread; a snippet's pyplot meanwhile finds
                 # it half imported in sys.modules and fails. Imported here first, it is whole.
                 import IPython.paths  # noqa: F401
-                file = f"{self.docs}/{self.config.labs}/{name}.py"
-                _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, file, run_text, key, executed)
+                _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, labs.shown(source), run_text, key, executed)
                 self.labs_started = True
             self.lab_keys[name] = key
             page = self.cache / f"{name}.md"
@@ -220,7 +221,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     def _lab(self, src_uri: str) -> str | None:
         folder, _, rest = src_uri.partition("/")
-        return rest.removesuffix(".md") if folder == self.config.labs and rest.endswith(".md") else None
+        return rest.removesuffix(".md") if folder == LABS and rest.endswith(".md") else None
 
     # -- pages -----------------------------------------------------------------------------
 
@@ -234,11 +235,12 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
         else:
             markdown, lab = self._lab_markdown(name, page)
-            file = f"{self.docs}/{self.config.labs}/{name}.py"
-            source = labs.prose(Path(config["docs_dir"]) / self.config.labs / f"{name}.py")
+            file = labs.shown(self._lab_source(name))
+            source = labs.prose(self._lab_source(name), self.lang)
         self.page_source = (file, source)
-        if getattr(page.file, "abs_dest_path", None):
-            _SOURCES[Path(page.file.abs_dest_path).resolve()] = (file, source)
+        if getattr(page.file, "abs_dest_path", None):  # a lab's every language: its links and citations
+            every = source if name is None else labs.prose(self._lab_source(name), None)
+            _SOURCES[Path(page.file.abs_dest_path).resolve()] = (file, every)
         problems = check_page(source, file, self.runner, lab)
         if name is not None and lab is None:  # the lab failed (under serve): that failure is the problem shown
             problems = [p for p in problems if "no executed lab was given" not in p]
@@ -284,14 +286,15 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         path = self.cache / f"{name}.md"
         if path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
-        return text, labs.lab_values(self._lab_source(name), book)
+        return text, labs.lab_values(self._lab_source(name), self.lang, book)
 
     def _lab_source(self, name: str) -> Path:
-        return Path(self.docs_dir) / self.config.labs / f"{name}.py"
+        return self.root / self.config.labs / f"{name}.py"
 
     def _page_cells(self, name: str) -> Any:
         """The lab's cells as the page shows them: its code as the sources have it now."""
-        return labs.notebook(self._lab_source(name), self.runner.folder, download=False, resolve=self.runner.name)
+        return labs.notebook(self._lab_source(name), self.runner.folder, self.lang, download=False,
+                             resolve=self.runner.name)
 
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")
@@ -373,6 +376,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             docs = self._build_edition(lang, config)
             _activate(self)
             for problem in pair_problems(Path(self.docs_dir), docs):
+                log.warning(problem)
+        for source in sorted((self.root / self.config.labs).glob("*.py")):
+            for problem in lab_pair_problems(source, list(self.config.editions) or [self.lang]):
                 log.warning(problem)
         for problem in variant_problems(self.runner.folder):
             log.warning(problem)

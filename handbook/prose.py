@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from .claims import CLAIM, LAB, WORD_CLAIM, Claim, LabValues
 from .quotes import QUOTE, Quote, QuoteError, parse_target
@@ -64,7 +65,7 @@ def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
     """Every claim in one page; a malformed one is added to ``problems`` and reading goes on."""
     found = []
     want = '`literal`{ data-claim="snippet.py: expr" } or <span data-claim="snippet.py: expr">words</span>'
-    in_lab = "/labs/" in file
+    in_lab = Path(file).parent.name == "labs"  # labs/<chapter>.py
     for number, form, m in _spans(text, file, {"code": CLAIM, "words": WORD_CLAIM}, "data-claim", want, problems):
         snippet, sep, expr = m["target"].partition(": ")
         if snippet == LAB and not in_lab:

@@ -59,13 +59,14 @@ def inputs() -> str:
     config and pins, the commit (its time dates the sitemap), the variables the build reads, and
     the environment the labs' key covers (interpreter, every installed distribution, CPU kernels)."""
     from handbook.labs import environment
+    from workspace import FILES, FOLDERS
 
     h = hashlib.sha256()
-    for folder in ("docs", "docs-en", "snippets", "handbook"):
+    for folder in FOLDERS:
         for path in sorted((ROOT / folder).rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
                 h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
-    for name in ("mkdocs.yml", "mkdocs.en.yml", "pyproject.toml", "requirements.txt"):
+    for name in FILES:
         h.update((ROOT / name).read_bytes())
     commit = subprocess.run(["git", "log", "-1", "--format=%H %ct"], cwd=ROOT, capture_output=True, text=True)
     h.update(commit.stdout.encode())

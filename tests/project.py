@@ -8,9 +8,11 @@ from handbook.snippets import Run, Runner
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+LABS = ROOT / "labs"  # one source a lab, its text in every language
 SNIPPETS = ROOT / "snippets"
 RUNNER = Runner(SNIPPETS)
 EDITIONS = {"docs": None, "docs-en": "en"}  # each edition's pages, and whose snippet variants they show
+LANGS = {"": "ko", "en": "en"}  # each edition's folder in the site, and its language (a lab's text cells)
 
 
 def runner_for(file: str) -> EditionRunner:

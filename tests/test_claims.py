@@ -15,14 +15,14 @@ from handbook.quotes import Quote
 from handbook.render import fmt
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
-from project import EDITIONS, ROOT, RUNNER, SNIPPETS, runner_for
+from project import EDITIONS, LABS, LANGS, ROOT, RUNNER, SNIPPETS, runner_for
 from hypothesis import given
 from hypothesis import strategies as st
 
-PAGES = {}
-for folder in EDITIONS:  # every edition's chapters and labs
+PAGES = {}  # every edition's chapters and labs; a lab's text in each language, read from its one source
+for folder, lang in zip(EDITIONS, LANGS.values()):
     PAGES |= {f"{folder}/{p.name}": p.read_text(encoding="utf-8") for p in sorted((ROOT / folder).glob("*.md"))}
-    PAGES |= {f"{folder}/labs/{p.name}": lab_prose(p) for p in sorted((ROOT / folder / "labs").glob("*.py"))}
+    PAGES |= {f"{folder}/labs/{p.name}": lab_prose(p, lang) for p in sorted(LABS.glob("*.py"))}
 
 
 def _claims():
@@ -375,8 +375,8 @@ def test_a_value_in_code_font_must_be_a_claim(line, values):
 
 def test_lab_prose_keeps_the_source_line_numbers(tmp_path):
     lab = tmp_path / "x.py"
-    lab.write_text("# %% [markdown]\n# # Title\n#\n# A 7 here.\n\n# %%\nx = 7\n", encoding="utf-8")
-    assert prose_numbers(lab_prose(lab), "docs/labs/x.py") == ["docs/labs/x.py:4: number '7' in prose is not a claim: A 7 here."]
+    lab.write_text('# %% [markdown] lang="en"\n# # Title\n#\n# A 7 here.\n\n# %%\nx = 7\n', encoding="utf-8")
+    assert prose_numbers(lab_prose(lab, "en"), "labs/x.py") == ["labs/x.py:4: number '7' in prose is not a claim: A 7 here."]
 
 
 def test_changing_the_snippet_breaks_its_claims(tmp_path):
@@ -488,10 +488,10 @@ def test_an_empty_piece_is_an_error():
 
 def test_quotes_in_a_lab_markdown_cell_are_checked(tmp_path):
     lab = tmp_path / "x.py"
-    lab.write_text('# %% [markdown]\n# # Title\n#\n# See `_dispatch`{ data-quote="' + _DISPATCH
+    lab.write_text('# %% [markdown] lang="en"\n# # Title\n#\n# See `_dispatch`{ data-quote="' + _DISPATCH
                    + ': it means upper left" }.\n\n# %%\nx = 7\n', encoding="utf-8")
-    [problem] = check_page(lab_prose(lab), "docs/labs/x.py", RUNNER)
-    assert problem.startswith("docs/labs/x.py:4: quote")
+    [problem] = check_page(lab_prose(lab, "en"), "labs/x.py", RUNNER)
+    assert problem.startswith("labs/x.py:4: quote")
 
 
 def test_checking_a_quote_imports_nothing():

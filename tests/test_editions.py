@@ -14,9 +14,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from handbook.editions import (alternates, claims_of, lab_code, page_text, pair_problems, variant,
+from handbook import labs
+from handbook.editions import (EditionRunner, alternates, claims_of, lab_code, pair_problems, variant,
                                variant_problems)
-from project import DOCS, ROOT, SNIPPETS
+from handbook.snippets import Runner
+from project import DOCS, LABS, ROOT, SNIPPETS
 from website import pages
 from test_browser import base, browser  # noqa: F401
 
@@ -29,25 +31,25 @@ TOKEN_PAGES = {"en/causal/", "en/labs/causal/"}
 
 def test_every_page_has_a_counterpart_claiming_the_same_things():
     assert pair_problems(DOCS, ENGLISH) == []
-    pages = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*") if p.suffix in (".md", ".py"))
-    assert len(pages) >= 30 and all((ENGLISH / p).is_file() for p in pages if not p.startswith("overrides"))
+    pages = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+    assert len(pages) >= 17 and all((ENGLISH / p).is_file() for p in pages if not p.startswith("overrides"))
 
 
 def test_a_missing_page_or_claim_is_reported(tmp_path):
     ko, en = tmp_path / "docs", tmp_path / "docs-en"
     for folder in (ko, en):
-        (folder / "labs").mkdir(parents=True)
+        folder.mkdir()
     claim = '`3`{ data-claim="a/x.py: n" } and `4`{ data-claim="a/x.py: m" }'
     (ko / "a.md").write_text(claim, encoding="utf-8")
     (en / "a.md").write_text('`3`{ data-claim="a/x.py: n" }', encoding="utf-8")
-    (ko / "labs/a.py").write_text("# %% [markdown]\n# text\n", encoding="utf-8")
+    (ko / "b.md").write_text("text", encoding="utf-8")
     assert pair_problems(ko, en) == [
-        "docs/labs/a.py has no counterpart docs-en/labs/a.py",
+        "docs/b.md has no counterpart docs-en/b.md",
         "docs-en/a.md claims other things than docs/a.md: missing ['a/x.py: m']",
     ]
     # the order of claims may differ: a sentence in another language may name them the other way round
     (en / "a.md").write_text('`4`{ data-claim="a/x.py: m" } and `3`{ data-claim="a/x.py: n" }', encoding="utf-8")
-    (en / "labs/a.py").write_text("# %% [markdown]\n# text\n", encoding="utf-8")
+    (en / "b.md").write_text("text", encoding="utf-8")
     assert pair_problems(ko, en) == []
 
 
@@ -66,10 +68,12 @@ def test_a_quote_the_other_edition_does_not_make_is_reported(tmp_path):
 
 
 def test_claim_counts_match_in_each_language():
-    for folder in ("", "labs/"):
-        for page in sorted((DOCS / folder).glob("*.md" if not folder else "*.py")):
-            counterpart = ENGLISH / folder / page.name
-            assert claims_of(page_text(page)) == claims_of(page_text(counterpart)), counterpart
+    for page in sorted(DOCS.glob("*.md")):
+        counterpart = ENGLISH / page.name
+        assert claims_of(page.read_text(encoding="utf-8")) == claims_of(counterpart.read_text(encoding="utf-8")), counterpart
+    for lab in sorted(LABS.glob("*.py")):
+        korean, english = (claims_of(labs.prose(lab, lang), labs.shown(lab)) for lang in ("ko", "en"))
+        assert korean == english, lab
 
 
 def test_every_lab_runs_once_for_both_editions():
@@ -80,9 +84,9 @@ def test_every_lab_runs_once_for_both_editions():
     from project import runner_for
 
     def code(docs: Path, name: str) -> list[str]:
-        return lab_code(docs / "labs" / f"{name}.py", runner_for(f"{docs.name}/labs/{name}.py"))
+        return lab_code(LABS / f"{name}.py", "en" if docs == ENGLISH else "ko", runner_for(f"{docs.name}/x.md"))
 
-    names = sorted(p.stem for p in (DOCS / "labs").glob("*.py"))
+    names = sorted(p.stem for p in LABS.glob("*.py"))
     assert len(names) >= 13
     differ = [name for name in names if code(DOCS, name) != code(ENGLISH, name)]
     assert not differ, f"labs whose English code differs from the Korean (words in code or a snippet's .en.py): {differ}"
@@ -93,12 +97,17 @@ def test_the_translators_check_passes_a_chapter_and_names_a_lab_that_would_run_t
     from project import runner_for
 
     assert edition.main(["check", "causal"]) == 0  # a chapter with a lab (test_claims checks them all)
-    korean, english = tmp_path / "ko.py", tmp_path / "en.py"
-    korean.write_text("# %% [markdown]\n# 제목\n\n# %%\nprint(1)\n", encoding="utf-8")
-    english.write_text("# %% [markdown]\n# Title\n\n# %%\nprint(2)\n", encoding="utf-8")
-    assert edition._lab_code(english, korean, "en.py", runner_for("docs-en/labs/x.py")) == [
-        "en.py: code cell 1 differs from the Korean lab's as it runs (words in its code, or a snippet with a "
-        "variant): the lab would run twice"]
+    (tmp_path / "s/a").mkdir(parents=True)
+    (tmp_path / "s/a/x.py").write_text('print("하나")\n', encoding="utf-8")
+    (tmp_path / "s/a/x.en.py").write_text('print("one")\n', encoding="utf-8")
+    lab = tmp_path / "labs/x.py"
+    lab.parent.mkdir()
+    lab.write_text('# %% [markdown] lang="ko"\n# 제목\n\n# %% [markdown] lang="en"\n# Title\n\n'
+                   "# %%\nprint(1)\n\n# %%\n# snippet: a/x.py\n", encoding="utf-8")
+    runner = EditionRunner(Runner(tmp_path / "s"), "en")
+    assert edition._lab_code(lab, "en", runner) == [
+        "labs/x.py: code cell 2 differs from the Korean edition's as it runs (a snippet with a variant): the "
+        "lab would run twice"]
 
 
 def test_variants_change_only_words():

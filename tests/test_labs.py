@@ -13,11 +13,11 @@ from handbook import labs
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
 from handbook.plugin import HandbookPlugin
-from project import DOCS, ROOT, SNIPPETS
+from project import DOCS, LABS as LAB_SOURCES, LANGS, ROOT, SNIPPETS
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
-LABS = sorted(p.stem for p in (DOCS / "labs").glob("*.py"))
+LABS = sorted(p.stem for p in LAB_SOURCES.glob("*.py"))
 NOT_CHAPTERS = {"index", "pitfalls", "glossary", "cheatsheet"}  # pages without a lab of their own
 CHAPTERS = sorted(p.stem for p in DOCS.glob("*.md") if p.stem not in NOT_CHAPTERS)
 
@@ -28,7 +28,7 @@ def test_every_chapter_is_found():
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_chapter_has_a_lab_and_links_to_it(chapter):
-    assert chapter in LABS, f"docs/labs/{chapter}.py is missing"
+    assert chapter in LABS, f"labs/{chapter}.py is missing"
     assert f"labs/{chapter}.md" in (DOCS / f"{chapter}.md").read_text(encoding="utf-8")
 
 
@@ -42,22 +42,22 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, edition, site
     notebook = nbformat.reads(text, as_version=4)
     nbformat.validate(notebook)
     site_url = (load_config(str(ROOT / "mkdocs.yml"))["site_url"] or "") + folder
-    source = ROOT / (f"docs-{edition}" if edition else "docs") / "labs" / f"{name}.py"
+    source, lang = LAB_SOURCES / f"{name}.py", LANGS[edition]
     resolve = EditionRunner(Runner(SNIPPETS), edition or None).name
-    assert text == nbformat.writes(labs.notebook(source, SNIPPETS, site_url if site_url != folder else "", resolve=resolve))
+    assert text == nbformat.writes(labs.notebook(source, SNIPPETS, lang, site_url if site_url != folder else "", resolve=resolve))
     assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert "data-claim" not in text  # claims are plain code in Jupyter
     # ...and the build ran exactly that code, in this environment, every cell in order.
     executed = ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb"  # the site's own runs
-    ran = labs.with_claims(text, labs.lab_claims(source))  # and a cell evaluating the lab's claims after each answer's check
+    ran = labs.with_claims(text, labs.lab_claims(source, lang))  # and a cell evaluating the lab's claims after each answer's check
     assert labs.is_current(executed, labs.digest(labs.code_of(ran) + labs.environment()))
     code = [cell for cell in nbformat.read(executed, as_version=4).cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
 
 
-LAB_CLAIMS = [(f"{folder}/labs/{p.name}", p, claim) for folder in ("docs", "docs-en")
-              for p in sorted((ROOT / folder / "labs").glob("*.py")) for claim in labs.lab_claims(p)]
+LAB_CLAIMS = [(lang, p, claim) for lang in LANGS.values()
+              for p in sorted(LAB_SOURCES.glob("*.py")) for claim in labs.lab_claims(p, lang)]
 
 
 @pytest.mark.parametrize("edition", ["", "en"])
@@ -68,10 +68,10 @@ def test_every_lab_claim_holds_in_the_run_the_site_shows_and_a_changed_literal_f
     from handbook.prose import read_claims
     from test_claims import mutants, word_mutants
 
-    source = ROOT / (f"docs-{edition}" if edition else "docs") / "labs" / f"{name}.py"
+    source, lang = LAB_SOURCES / f"{name}.py", LANGS[edition]
     executed = nbformat.read(ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb", as_version=4)
-    values, problems = labs.lab_values(source, executed), []
-    for claim in (c for c in read_claims(labs.prose(source), str(source), problems) if c.snippet == labs.LAB):
+    values, problems = labs.lab_values(source, lang, executed), []
+    for claim in (c for c in read_claims(labs.prose(source, lang), str(source), problems) if c.snippet == labs.LAB):
         assert claim.check(None, values) is None, claim.check(None, values)
         edits = word_mutants(claim.literal) if claim.form == "words" else [e for _, e in mutants(claim.literal)]
         for edited in edits:
@@ -81,7 +81,7 @@ def test_every_lab_claim_holds_in_the_run_the_site_shows_and_a_changed_literal_f
 
 
 def test_labs_make_claims_of_their_own():
-    assert len(LAB_CLAIMS) >= 2 and {f for f, _, _ in LAB_CLAIMS} >= {"docs/labs/causal.py", "docs-en/labs/causal.py"}
+    assert len(LAB_CLAIMS) >= 2 and {(lang, p.name) for lang, p, _ in LAB_CLAIMS} >= {("ko", "causal.py"), ("en", "causal.py")}
 
 
 def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_the_code_changes(tmp_path):
@@ -91,23 +91,23 @@ def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_t
         source = tmp_path / "labs" / "count.py"
         source.parent.mkdir(exist_ok=True)
         source.write_text(
-            "# %% [markdown]\n# Count.\n\n# %%\nimport torch\n\n# %% [markdown]\n"
+            '# %% [markdown] lang="ko"\n# Count.\n\n# %%\nimport torch\n\n# %% [markdown] lang="ko"\n'
             '# Seven letters give <span data-claim="lab: int(visible.sum())">twenty-eight</span> cells,\n'
             '# `7`{ data-claim="lab: len(chars)" } rows.\n\n'
             f'# %%\nchars = list("{letters}")\nvisible = torch.tril(torch.ones(len(chars), len(chars)))\n'
             "\n# %%\nchars = []\n", encoding="utf-8")
-        text = nbformat.writes(labs.notebook(source, SNIPPETS))
-        book = labs.execute("docs/labs/count.py", labs.with_claims(text, labs.lab_claims(source)), "k")
+        text = nbformat.writes(labs.notebook(source, SNIPPETS, "ko"))
+        book = labs.execute("labs/count.py", labs.with_claims(text, labs.lab_claims(source, "ko")), "k")
         assert len(book.cells) == len(nbformat.reads(text, as_version=4).cells)  # the claims cell is gone...
         code = [c for c in book.cells if c.cell_type == "code"]
         assert [c.execution_count for c in code] == list(range(1, len(code) + 1))  # ...and so is its number
-        return check_page(labs.prose(source), "docs/labs/count.py", Runner(SNIPPETS), labs.lab_values(source, book))
+        return check_page(labs.prose(source, "ko"), "labs/count.py", Runner(SNIPPETS), labs.lab_values(source, "ko", book))
 
     assert run("ABCDEFG") == []  # read after the cell below the text, not at the end (chars = [])
     assert run("ABCDEF") == [
-        "docs/labs/count.py:8: claim `twenty-eight` (lab: int(visible.sum())) does not hold: the prose says "
+        "labs/count.py:8: claim `twenty-eight` (lab: int(visible.sum())) does not hold: the prose says "
         "twenty-eight, the lab gives 21",
-        "docs/labs/count.py:9: claim `7` (lab: len(chars)) does not hold: the prose says 7, the lab gives 6"]
+        "labs/count.py:9: claim `7` (lab: len(chars)) does not hold: the prose says 7, the lab gives 6"]
 
 
 def _notebook(*sources):
@@ -119,7 +119,7 @@ def _notebook(*sources):
 def test_a_kernel_is_a_fork_of_the_warm_server_with_only_torch_and_matplotlib_loaded():
     text = _notebook("import os, sys\nprint(os.getppid(), sorted(m for m in ('torch', 'matplotlib', "
                      "'matplotlib.pyplot', 'matplotlib_inline.backend_inline', 'ipykernel.kernelapp') if m in sys.modules))")
-    parent, loaded = labs.execute("docs/labs/fork.py", text, "k").cells[0].outputs[0].text.split(" ", 1)
+    parent, loaded = labs.execute("labs/fork.py", text, "k").cells[0].outputs[0].text.split(" ", 1)
     assert int(parent) == labs._kernels().process.pid
     assert loaded.strip() == "['ipykernel.kernelapp', 'matplotlib', 'torch']"  # pyplot hooks into the kernel's own shell
 
@@ -130,8 +130,8 @@ def test_the_kernel_launcher_names_its_usage():
 
 
 def test_a_failing_cell_stops_the_lab_and_names_it():
-    with pytest.raises(labs.LabError, match=r"(?s)docs/labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
-        labs.execute("docs/labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
+    with pytest.raises(labs.LabError, match=r"(?s)labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
+        labs.execute("labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
     assert "\x1b" not in str(error.value)  # plain text, not the kernel's terminal colours
 
 
@@ -139,8 +139,8 @@ def test_a_failing_cell_stops_the_lab_and_names_it():
                                   "import sys; print('oops', file=sys.stderr)",
                                   "import logging; logging.getLogger('x').warning('logged')"])
 def test_a_cell_that_warns_or_writes_to_stderr_stops_the_lab(cell):
-    with pytest.raises(labs.LabError, match=r"(?s)docs/labs/noisy\.py: code cell 2 wrote to stderr"):
-        labs.execute("docs/labs/noisy.py", _notebook("x = 1", cell), "k")
+    with pytest.raises(labs.LabError, match=r"(?s)labs/noisy\.py: code cell 2 wrote to stderr"):
+        labs.execute("labs/noisy.py", _notebook("x = 1", cell), "k")
 
 
 def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):
@@ -186,7 +186,7 @@ def test_the_reuse_key_ignores_how_idle_threads_wait_but_not_how_many_there_are(
 
 
 def test_lab_cells_come_from_the_snippets():
-    notebook = labs.notebook(DOCS / "labs/causal.py", SNIPPETS)
+    notebook = labs.notebook(LAB_SOURCES / "causal.py", SNIPPETS, "ko")
     sources = [cell.source for cell in notebook.cells]
     assert (SNIPPETS / "causal/weights.py").read_text(encoding="utf-8").rstrip() in sources
     assert not any(labs.SNIPPET_CELL.fullmatch(s.strip()) for s in sources)  # every include expanded
@@ -222,18 +222,18 @@ def test_a_notebook_made_again_from_the_same_sources_is_a_copy_and_any_edit_make
     (tmp_path / "labs").mkdir()
     (tmp_path / "s").mkdir()
     lab, snippet = tmp_path / "labs/x.py", tmp_path / "s/a.py"
-    lab.write_text("# %% [markdown]\n# # X\n\n# %%\n# snippet: a.py\n", encoding="utf-8")
+    lab.write_text('# %% [markdown] lang="ko"\n# # X\n\n# %%\n# snippet: a.py\n', encoding="utf-8")
     snippet.write_text("print(1)\n", encoding="utf-8")
-    first = labs.notebook(lab, tmp_path / "s")
+    first = labs.notebook(lab, tmp_path / "s", "ko")
     first.cells[-1].source = "changed by a caller"
-    assert labs.notebook(lab, tmp_path / "s").cells[-1].source == "print(1)"
+    assert labs.notebook(lab, tmp_path / "s", "ko").cells[-1].source == "print(1)"
     snippet.write_text("print(2)\n", encoding="utf-8")
-    assert labs.notebook(lab, tmp_path / "s").cells[-1].source == "print(2)"
+    assert labs.notebook(lab, tmp_path / "s", "ko").cells[-1].source == "print(2)"
     lab.write_text(lab.read_text(encoding="utf-8") + "\n# %%\nprint(3)\n", encoding="utf-8")
-    assert labs.notebook(lab, tmp_path / "s").cells[-1].source == "print(3)"
+    assert labs.notebook(lab, tmp_path / "s", "ko").cells[-1].source == "print(3)"
     snippet.unlink()
     with pytest.raises(labs.LabError, match="missing snippet snippets/a.py"):
-        labs.notebook(lab, tmp_path / "s")
+        labs.notebook(lab, tmp_path / "s", "ko")
 
 
 def test_a_lab_page_shows_the_code_as_the_sources_have_it_beside_the_outputs_of_its_run():
@@ -250,14 +250,14 @@ def _failed_lab(command: str) -> HandbookPlugin:
     plugin = HandbookPlugin()
     plugin.on_startup(command=command, dirty=False)
     failed = Future()
-    failed.set_exception(labs.LabError("docs/labs/x.py: a cell raised\nZeroDivisionError"))
+    failed.set_exception(labs.LabError("labs/x.py: a cell raised\nZeroDivisionError"))
     plugin.lab_runs["x"] = failed
     return plugin
 
 
 def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():
     plugin = _failed_lab("build")
-    with pytest.raises(PluginError, match="docs/labs/x.py: a cell raised"):
+    with pytest.raises(PluginError, match="labs/x.py: a cell raised"):
         plugin._lab_markdown("x", SimpleNamespace(meta={}))
     assert "x" not in plugin.lab_runs
 
@@ -302,3 +302,53 @@ def test_the_kernel_server_ignores_ctrl_c_ends_with_the_build_and_leaves_nothing
     assert (folder / "kernels/python3/kernel.json").is_file()
     kept.close()
     assert not folder.exists()
+
+
+def _lab(tmp_path, text: str):
+    source = tmp_path / "labs" / "x.py"
+    source.parent.mkdir(exist_ok=True)
+    source.write_text(text, encoding="utf-8")
+    return source
+
+
+def test_one_lab_source_gives_each_edition_its_own_text_around_the_same_code(tmp_path):
+    source = _lab(tmp_path, '# %% [markdown] lang="ko"\n# # 제목\n\n# %% [markdown] lang="en"\n# # Title\n\n'
+                            '# %%\nx = 1\n\n# %% [markdown] lang="ko"\n# 끝.\n\n# %% [markdown] lang="en"\n# The end.\n')
+    for lang, words in (("ko", ["# 제목", "끝."]), ("en", ["# Title", "The end."])):
+        book = labs.notebook(source, SNIPPETS, lang)
+        assert [c.source for c in book.cells if c.cell_type == "markdown"] == words
+        assert [c.source for c in book.cells if c.cell_type == "code"][1:] == ["x = 1"]  # after the setup cell
+        assert [c.id for c in book.cells] == [f"x-{n}" for n in range(4)] and all(c.metadata == {} for c in book.cells)
+    # the prose checks read one language's lines at the source's own line numbers
+    assert labs.prose(source, "en").split("\n")[4] == "# Title" and labs.prose(source, "ko").split("\n")[4] == ""
+    assert labs.prose(source, None).split("\n")[1] == "# 제목"
+    with pytest.raises(labs.LabError, match=r"labs/x.py has no text in 'fr' \(its text cells are in \['en', 'ko'\]\)"):
+        labs.notebook(source, SNIPPETS, "fr")
+
+
+@pytest.mark.parametrize("header", ["# %% [markdown]", "# %% [markdown] lang=ko", "# %% [md] lang=\"ko\"", "# %%  x"])
+def test_a_cell_header_of_another_form_is_an_error_naming_its_line(tmp_path, header):
+    # A text cell with no language would be shown in no edition (or, read loosely, in every one).
+    source = _lab(tmp_path, f'# %% [markdown] lang="ko"\n# 글\n\n{header}\n# text\n')
+    with pytest.raises(labs.LabError, match=r"labs/x.py:4: a cell header is '# %%' \(code\) or"):
+        labs.prose(source, "ko")
+
+
+def test_the_languages_of_a_lab_pair_up_between_code_cells_and_claim_the_same(tmp_path):
+    from handbook.editions import lab_pair_problems
+
+    ko, en = '# %% [markdown] lang="ko"\n# 글\n\n', '# %% [markdown] lang="en"\n# Text\n\n'
+    claim = '# %% [markdown] lang="{}"\n# <span data-claim="lab: n">{}</span>\n\n'
+    assert lab_pair_problems(_lab(tmp_path, ko + en + "# %%\nn = 2\n"), ["ko", "en"]) == []
+    assert lab_pair_problems(_lab(tmp_path, ko + ko + en + "# %%\nn = 2\n" + en), ["ko", "en"]) == [
+        "labs/x.py: before the first code cell, the languages have different numbers of text cells (ko 2, en 1)",
+        "labs/x.py: after code cell 1, the languages have different numbers of text cells (ko 0, en 1)"]
+    text = ko + en + "# %%\nn = 2\n\n" + claim.format("ko", "둘") + '# %% [markdown] lang="en"\n# Two.\n'
+    assert lab_pair_problems(_lab(tmp_path, text), ["ko", "en"]) == [
+        "labs/x.py: its en text claims other things than its ko text: missing ['lab: n']"]
+
+
+def test_every_lab_of_the_site_pairs_up_in_both_languages():
+    from handbook.editions import lab_pair_problems
+
+    assert [p for source in sorted(LAB_SOURCES.glob("*.py")) for p in lab_pair_problems(source, list(LANGS.values()))] == []

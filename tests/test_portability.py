@@ -56,7 +56,7 @@ def seen() -> dict[str, str]:
     found = {name: _digest(RUNNER.run(name).stdout + "".join(RUNNER.run(name).figures)) for name in RUNNER.all()}
     for file, name, shown in _page_blocks():
         found[f"{name} on {file}"] = _digest(shown)
-    for lab in sorted(ROOT.glob("docs/labs/*.py")):
+    for lab in sorted(ROOT.glob("labs/*.py")):
         found[f"labs/{lab.name}"] = _digest(_lab_run(lab)[0])
     return found
 
@@ -67,17 +67,16 @@ def lab_claim_problems() -> list[str]:
     from handbook import labs
     from handbook.claims import LabValues
     from handbook.prose import check_page
-    from project import EDITIONS
+    from project import EDITIONS, LANGS
 
     problems = []
-    for lab in sorted(ROOT.glob("docs/labs/*.py")):
+    for lab in sorted(ROOT.glob("labs/*.py")):
         values = _lab_run(lab)[1]
-        for folder in EDITIONS:
-            source = ROOT / folder / "labs" / lab.name
-            file = f"{folder}/labs/{lab.name}"
+        for folder, lang in zip(EDITIONS, LANGS.values()):
             lab_values = LabValues({(line, expr): values.get((cell, expr), ("missing", None))
-                                    for line, cell, expr in labs.lab_claims(source)})
-            problems += [p for p in check_page(labs.prose(source), file, runner_for(file), lab_values) if "(lab: " in p]
+                                    for line, cell, expr in labs.lab_claims(lab, lang)})
+            problems += [p for p in check_page(labs.prose(lab, lang), labs.shown(lab), runner_for(f"{folder}/x.md"),
+                                               lab_values) if "(lab: " in p]
     return problems
 
 
@@ -142,9 +141,9 @@ def _run_lab(source) -> tuple[str, dict]:
 
     from handbook.render import plain
 
-    book = labs.notebook(source, RUNNER.folder)
+    book = labs.notebook(source, RUNNER.folder, "ko")
     claims = {}
-    for _, cell, expr in labs.lab_claims(source):
+    for _, cell, expr in labs.lab_claims(source, "ko") + labs.lab_claims(source, "en"):  # both texts' claims
         claims.setdefault(cell, []).append(expr)
     namespace, printed, values = {"__name__": "__main__"}, [], {}
     for number, cell in enumerate(c for c in book.cells if c.cell_type == "code"):

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.build
 
 def test_dirty_rebuilds(tmp_path):
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "softmax.md", "labs/causal.py"))
-    builds = serve_session(small, ["", "docs/softmax.md", "snippets/causal/weights.py", "docs/labs/causal.py", ""])
+    builds = serve_session(small, ["", "docs/softmax.md", "snippets/causal/weights.py", "labs/causal.py", ""])
     first, prose, code, lab, nothing = (pages for _seconds, pages in builds)
     assert {"causal", "softmax", "labs/causal"} <= set(first)  # the first build builds everything
     assert prose == ["softmax"]  # a prose edit: that page only
@@ -26,8 +26,9 @@ def test_dirty_rebuilds(tmp_path):
     # ...shown over the outputs of the run they had: a comment changes no output, so no lab ran again.
     executed = small / os.environ["LABS_CACHE_DIR"] / "causal.ipynb"
     assert "# edited" not in executed.read_text(encoding="utf-8")
-    # A comment in the Korean lab's own code: its page, and not the English lab's.
-    assert lab == ["labs/causal"] and page.read_text(encoding="utf-8").count("# edited") == 2
+    # A comment in the lab's code (one source for both editions): both its pages, over the same run.
+    assert lab == ["en/labs/causal", "labs/causal"] and page.read_text(encoding="utf-8").count("# edited") == 2
+    assert "# edited" not in executed.read_text(encoding="utf-8")
     assert nothing == []  # every output is current: nothing runs or is written again
 
 
@@ -98,9 +99,8 @@ def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "labs/causal.py"))
     gate = tmp_path / "gate"
     wait = f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\n"
-    for docs in ("docs", "docs-en"):  # each edition's lab waits at its first code cell
-        lab = small / docs / "labs/causal.py"
-        lab.write_text(lab.read_text(encoding="utf-8").replace("\n# %%\n", f"\n# %%\n{wait}\n# %%\n", 1), encoding="utf-8")
+    lab = small / "labs/causal.py"  # the lab (one run, both editions' pages) waits at its first code cell
+    lab.write_text(lab.read_text(encoding="utf-8").replace("\n# %%\n", f"\n# %%\n{wait}\n# %%\n", 1), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
     port, logfile = _free_port(), tmp_path / "serve.log"
     log = logfile.open("w")

@@ -153,7 +153,7 @@ def test_sitemap_dates_come_from_the_commit(site):
 
 
 def test_every_chapter_is_a_page(site):
-    sources = {p.stem for p in (ROOT / "docs").glob("*.md")} | {f"labs/{p.stem}" for p in (ROOT / "docs/labs").glob("*.py")}
+    sources = {p.stem for p in (ROOT / "docs").glob("*.md")} | {f"labs/{p.stem}" for p in (ROOT / "labs").glob("*.py")}
     assert len(sources) >= 20
     assert {"" if s == "index" else s + "/" for s in sources} <= set(pages(site))
 
@@ -178,7 +178,7 @@ def test_generated_html_is_valid(site, tmp_path):
 
 
 def test_labs_offer_their_notebook(site):
-    for lab in (ROOT / "docs/labs").glob("*.py"):  # tests/test_labs.py checks the notebook itself
+    for lab in (ROOT / "labs").glob("*.py"):  # tests/test_labs.py checks the notebook itself
         page = (site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
         assert f'href="{lab.stem}.ipynb" title="노트북 내려받기' in page  # beside the page: any base path
 
@@ -191,7 +191,7 @@ def test_a_lab_download_works_wherever_the_site_is_served(site):
 
     for prefix in ("/", "/some/other/place/"):
         with serve(site, prefix) as base:
-            for lab in (ROOT / "docs/labs").glob("*.py"):
+            for lab in (ROOT / "labs").glob("*.py"):
                 href = page(site, f"labs/{lab.stem}").select_one("a[download]")["href"]
                 with urlopen(f"{base}labs/{lab.stem}/{href}") as response:
                     assert response.status == 200 and json.loads(response.read())["cells"], (prefix, lab.stem)

@@ -80,9 +80,9 @@ COMPUTE = textwrap.dedent("""
         runner.run(name)
         snippets += time.perf_counter() - start
     codes = set()  # a lab another edition shares runs once, as in the build
-    for docs, lang in (("docs", None), ("docs-en", "en")):
-        for path in sorted(Path(docs, "labs").glob("*.py")):
-            text = nbformat.writes(lab.notebook(path, runner.folder, resolve=EditionRunner(runner, lang).name))
+    for lang, variants in (("ko", None), ("en", "en")):
+        for path in sorted(Path("labs").glob("*.py")):
+            text = nbformat.writes(lab.notebook(path, runner.folder, lang, resolve=EditionRunner(runner, variants).name))
             if lab.code_of(text) in codes:
                 continue
             codes.add(lab.code_of(text))
@@ -117,8 +117,7 @@ def serve_times(project: Path) -> tuple[float, float]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}/"
-    labs = [f"{prefix}labs/{p.stem}/" for prefix, docs in (("", "docs"), ("en/", "docs-en"))
-            for p in sorted((project / docs / "labs").glob("*.py"))]
+    labs = [f"{prefix}labs/{p.stem}/" for prefix in ("", "en/") for p in sorted((project / "labs").glob("*.py"))]
     start = time.perf_counter()
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty", "-a", f"127.0.0.1:{port}"],
                               cwd=project, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

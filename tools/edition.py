@@ -1,11 +1,12 @@
 """Check an edition's pages against the Korean ones without building the site, for a translator:
 
-    .venv/bin/python tools/edition.py check causal softmax     # docs-en/causal.md, labs, variants
+    .venv/bin/python tools/edition.py check causal softmax     # docs-en/causal.md, labs/causal.py, variants
 
 For each chapter: its claims and bare numbers (the build's own check, with the English variants of
-the snippets), its claim list against the Korean page's, Korean text outside <span lang="ko">, the
-lab's claims (the lab runs in a kernel when it makes claims of its own, the Korean lab's too) and
-code cells, and the chapter's snippet variants. Prints the problems, or "ok".
+the snippets), its claim list against the Korean page's, Korean text outside <span lang="ko">; its
+lab's English text the same way (the lab runs in a kernel when a language's text makes claims of its
+own), paired with the Korean text cell for cell, and its code as each edition runs it; and the
+chapter's snippet variants. Prints the problems, or "ok".
 """
 
 from __future__ import annotations
@@ -17,13 +18,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import jupytext  # noqa: E402
 import nbformat  # noqa: E402
 
 from handbook import labs  # noqa: E402
 from handbook.claims import LabValues  # noqa: E402
 from handbook.editions import (  # noqa: E402
-    EditionRunner, claim_difference, claims_of, lab_code, page_text, variant_problems)
+    EditionRunner, claim_difference, claims_of, lab_code, lab_pair_problems, variant_problems)
 from handbook.prose import check_page  # noqa: E402
 from handbook.snippets import Runner  # noqa: E402
 
@@ -39,47 +39,47 @@ def korean_outside_spans(text: str, file: str) -> list[str]:
 
 def check(name: str, lang: str, runner: EditionRunner) -> list[str]:
     problems = []
-    for folder, suffix in (("", ".md"), ("labs/", ".py")):
-        ours, theirs = ROOT / f"docs-{lang}/{folder}{name}{suffix}", ROOT / f"docs/{folder}{name}{suffix}"
-        if not theirs.is_file():
-            continue
-        if not ours.is_file():
-            problems.append(f"{ours.relative_to(ROOT)} is missing")
-            continue
-        file = str(ours.relative_to(ROOT))
-        problems += check_page(page_text(ours), file, runner, _lab_run(ours, file, runner) if suffix == ".py" else None)
-        if difference := claim_difference(claims_of(page_text(theirs)), claims_of(page_text(ours))):
+    ours, theirs = ROOT / f"docs-{lang}/{name}.md", ROOT / f"docs/{name}.md"
+    if theirs.is_file() and not ours.is_file():
+        problems.append(f"{ours.relative_to(ROOT)} is missing")
+    elif theirs.is_file():
+        file, text = str(ours.relative_to(ROOT)), ours.read_text(encoding="utf-8")
+        problems += check_page(text, file, runner)
+        if difference := claim_difference(claims_of(theirs.read_text(encoding="utf-8")), claims_of(text)):
             problems.append(f"{file}: claims differ from the Korean page's: {difference}")
-        prose = ours.read_text(encoding="utf-8") if suffix == ".md" else page_text(ours)
-        problems += korean_outside_spans(prose, file)
-        if suffix == ".py":
-            problems += _lab_code(ours, theirs, file, runner)
-            korean, korean_file = EditionRunner(runner.runner, None), str(theirs.relative_to(ROOT))
-            if lab := _lab_run(theirs, korean_file, korean):  # the Korean lab's own claims: else only a build checks them
-                problems += [p for p in check_page(page_text(theirs), korean_file, korean, lab) if "(lab: " in p]
+        problems += korean_outside_spans(text, file)
+    lab = ROOT / "labs" / f"{name}.py"
+    if lab.is_file():  # one source: its text in each language, its code once
+        file, korean = labs.shown(lab), EditionRunner(runner.runner, None)
+        try:
+            problems += check_page(labs.prose(lab, lang), file, runner, _lab_run(lab, lang, runner))
+            problems += lab_pair_problems(lab, ["ko", lang])
+            problems += korean_outside_spans(labs.prose(lab, lang), file)
+            problems += _lab_code(lab, lang, runner)
+            if values := _lab_run(lab, "ko", korean):  # the Korean text's own claims: else only a build checks them
+                problems += [p for p in check_page(labs.prose(lab, "ko"), file, korean, values) if "(lab: " in p]
+        except labs.LabError as error:
+            problems.append(str(error))
     problems += [p for p in variant_problems(ROOT / "snippets") if p.startswith(f"snippets/{name}/")]
     return problems
 
 
-def _lab_run(source: Path, file: str, runner: EditionRunner) -> LabValues | None:
-    """What the lab's own claims read: the lab run in a kernel, as the build runs it (only when it
-    makes such claims)."""
-    if not (claims := labs.lab_claims(source)):
+def _lab_run(source: Path, lang: str, runner: EditionRunner) -> LabValues | None:
+    """What the lab's own claims in ``lang`` read: the lab run in a kernel, as the build runs it
+    (only when that text makes such claims)."""
+    if not (claims := labs.lab_claims(source, lang)):
         return None
-    text = nbformat.writes(labs.notebook(source, ROOT / "snippets", resolve=runner.name))
-    return labs.lab_values(source, labs.execute(file, labs.with_claims(text, claims), "tools/edition.py"))
+    text = nbformat.writes(labs.notebook(source, ROOT / "snippets", lang, resolve=runner.name))
+    book = labs.execute(labs.shown(source), labs.with_claims(text, claims), "tools/edition.py")
+    return labs.lab_values(source, lang, book)
 
 
-def _lab_code(ours: Path, theirs: Path, file: str, runner: EditionRunner) -> list[str]:
-    """The lab's cells are the Korean lab's kinds, and its code is the Korean code as run: words
-    belong in the Markdown cells, or the lab runs once more in every build."""
-    kinds = [[c.cell_type for c in jupytext.read(p, fmt="py:percent").cells] for p in (ours, theirs)]
-    if kinds[0] != kinds[1]:
-        return [f"{file}: not the same cells as the Korean lab (kinds {kinds[0]} vs {kinds[1]})"]
-    korean = EditionRunner(runner.runner, None)
-    pairs = zip(lab_code(ours, runner), lab_code(theirs, korean))
-    return [f"{file}: code cell {number} differs from the Korean lab's as it runs (words in its code, or a "
-            f"snippet with a variant): the lab would run twice" for number, (a, b) in enumerate(pairs) if a != b]
+def _lab_code(source: Path, lang: str, runner: EditionRunner) -> list[str]:
+    """The lab's code as ``lang``'s edition runs it is the Korean edition's: a snippet with a
+    variant in it would make the lab run once more in every build."""
+    pairs = zip(lab_code(source, lang, runner), lab_code(source, "ko", EditionRunner(runner.runner, None)))
+    return [f"{labs.shown(source)}: code cell {number} differs from the Korean edition's as it runs (a snippet "
+            f"with a variant): the lab would run twice" for number, (a, b) in enumerate(pairs) if a != b]
 
 
 def main(argv: list[str]) -> int:

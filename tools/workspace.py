@@ -56,24 +56,34 @@ SERVE = textwrap.dedent("""
         print(json.dumps([seconds, pages]), flush=True)
 """)
 
+# What a build reads: the one list (a copy of the project holds these; tests/conftest.py's digest
+# of the built site's inputs reads them).
+EDITIONS = ("docs", "docs-en")  # each edition's pages
+FOLDERS = (*EDITIONS, "labs", "snippets", "handbook")  # handbook/: mkdocs.yml watches it
+FILES = ("mkdocs.yml", "mkdocs.en.yml", "requirements.txt", "references.yml", "pyproject.toml")
+
+
 def project_copy(destination: Path, pages: tuple[str, ...] = ()) -> Path:
     """What a build reads, copied, so edits never touch the working tree. With ``pages``, only
-    those pages (chapters, or labs as ``labs/x.py``): a small site, for tests."""
-    only = shutil.ignore_patterns("labs", "*.md") if pages else None
-    for docs in ("docs", "docs-en"):  # every edition, with the same pages
-        shutil.copytree(ROOT / docs, destination / docs, ignore=only)
-        for page in pages:
-            (destination / docs / page).parent.mkdir(exist_ok=True)
-            shutil.copy(ROOT / docs / page, destination / docs / page)
-    for part in ("snippets", "handbook"):  # handbook/: mkdocs.yml watches it
-        shutil.copytree(ROOT / part, destination / part)
-    for part in ("mkdocs.yml", "mkdocs.en.yml", "requirements.txt", "references.yml"):
+    those pages (chapters as ``x.md``, in every edition, and labs as ``labs/x.py``): a small site,
+    for tests."""
+    for folder in FOLDERS:
+        if pages and (folder in EDITIONS or folder == "labs"):
+            keep = [p for p in pages if p.startswith("labs/")] if folder == "labs" else [p for p in pages if p.endswith(".md")]
+            skip = shutil.ignore_patterns("*.py") if folder == "labs" else shutil.ignore_patterns("*.md")
+            shutil.copytree(ROOT / folder, destination / folder, ignore=skip, dirs_exist_ok=True)
+            for page in keep:
+                source = ROOT / (page if folder == "labs" else f"{folder}/{page}")
+                shutil.copy(source, destination / (page if folder == "labs" else f"{folder}/{page}"))
+        else:
+            shutil.copytree(ROOT / folder, destination / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for part in FILES:
         shutil.copy(ROOT / part, destination)
     if pages:  # a small site's list of cited threads is what its pages cite (the build requires both ways)
         from handbook import references
 
-        texts = "\n".join(p.read_text(encoding="utf-8") for docs in ("docs", "docs-en")
-                          for p in (destination / docs).rglob("*") if p.suffix in (".md", ".py"))
+        texts = "\n".join(p.read_text(encoding="utf-8") for folder in (*EDITIONS, "labs")
+                          for p in (destination / folder).rglob("*") if p.suffix in (".md", ".py"))
         cited = {(m["repo"], int(m["number"])) for m in references._LINK.finditer(texts)}
         kept = [line for line in (destination / "references.yml").read_text(encoding="utf-8").splitlines()
                 if not line.startswith("- ") or any(f"repo: {r}, number: {n}," in line for r, n in cited)]

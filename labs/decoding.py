@@ -1,20 +1,33 @@
-# %% [markdown]
+# %% [markdown] lang="ko"
 # # 실습: 인과 정렬과 디코딩
 #
 # [인과 정렬과 디코딩](../decoding.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
 # 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 상자에 있습니다.
 # 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
 
-# %% [markdown]
+# %% [markdown] lang="en"
+# # Lab: Causal alignment and decoding
+#
+# This notebook runs the examples from [Causal alignment and decoding](../decoding.md) unchanged, ready for you to
+# modify one step at a time. Run the cells from the top, in order. Each "Try it" is followed by a cell you can edit,
+# and its answer is in the folded box. The outputs on this page come from the run made when the site was built.
+
+# %% [markdown] lang="ko"
 # ## 두 가지 정렬
 #
 # `causal_mask(l_q, l_k, align)`은 왼쪽 위 또는 오른쪽 아래에 맞춘 인과 keep 마스크를 만들고, PyTorch의
 # `causal_upper_left`, `causal_lower_right`와 견줍니다.
 
+# %% [markdown] lang="en"
+# ## Two alignments
+#
+# `causal_mask(l_q, l_k, align)` builds a causal keep mask aligned to the top-left or to the bottom-right, and we
+# compare it with PyTorch's `causal_upper_left` and `causal_lower_right`.
+
 # %%
 # snippet: decoding/align.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: 쿼리가 키보다 많을 때 빈 줄의 수
 #
 # 오른쪽 아래 정렬에서 $L_Q > L_K$이면 위쪽 줄이 빕니다. 쿼리 여섯, 키 둘이면 몇 줄이 빌까요? 일반적으로는?
@@ -29,6 +42,21 @@
 #
 # </details>
 
+# %% [markdown] lang="en"
+# ### Try it: empty rows when there are more queries than keys
+#
+# With bottom-right alignment and $L_Q > L_K$, the top rows are empty. With six queries and two keys, how many rows
+# are empty? And in general? And what does `causal_mask` do when given a length of $0$?
+#
+# <details markdown><summary>Answer</summary>
+#
+# <span data-claim="lab: empty[6, 2]">Four</span> rows are empty; in general, $L_Q - L_K$ rows (asked whether that holds for
+# the <span data-claim="lab: len(empty)">three</span> pairs in the cell below: `True`{ data-claim="lab: all(n == l_q - l_k for (l_q, l_k), n in empty.items())" }). Bottom-right alignment lines up the last query with the last
+# key, so query $i$ sees keys $0, \dots, i - (L_Q - L_K)$, and when $i < L_Q - L_K$ it sees no key at all. A length
+# of $0$ is refused with a `ValueError`: an attention with no keys has only empty rows, so it means nothing.
+#
+# </details>
+
 # %%
 empty = {}  # (L_Q, L_K) -> rows that see no key, bottom-right aligned
 for l_q, l_k in [(6, 2), (7, 3), (4, 4)]:
@@ -40,24 +68,36 @@ try:
 except ValueError as error:
     print("ValueError:", error)
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## SDPA의 is_causal
 #
 # `is_causal=True`는 왼쪽 위 정렬입니다. 디코딩 한 단계에서 새 쿼리가 보는 키의 수와, 볼 키가 없는 줄에 SDPA가
 # 내는 값을 잽니다.
 
+# %% [markdown] lang="en"
+# ## SDPA's `is_causal`
+#
+# `is_causal=True` is top-left aligned. We measure how many keys a new query sees in a single decode step, and what
+# SDPA gives for fully masked rows.
+
 # %%
 # snippet: decoding/sdpa_align.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## KV 캐시
 #
 # 토큰 <span data-claim="decoding/kv_cache.py: steps[0][1]">넷</span>을 프리필하고 나머지를 한 토큰씩 디코딩해, 단계마다의 출력을 한 번에 계산한 출력과 견줍니다.
 
+# %% [markdown] lang="en"
+# ## KV cache
+#
+# We prefill <span data-claim="decoding/kv_cache.py: steps[0][1]">four</span> tokens, decode the rest one token at a time, and compare each step's output with the output
+# computed in one pass.
+
 # %%
 # snippet: decoding/kv_cache.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: 두 토큰씩 디코딩하기, 그리고 is_causal=True로 디코딩하기
 #
 # 추측 디코딩(speculative decoding)처럼 한 단계에 새 토큰을 둘씩 넣으면 $L_Q = 2$입니다. `decode_step`은 그래도
@@ -71,6 +111,24 @@ except ValueError as error:
 # 첫 키만 봅니다. 출력은 첫 토큰의 값 벡터가 되어(단계마다 그런지 물으면
 # `[True, True, True, True]`{ data-claim="lab: first_value" }) 한 번에 계산한 출력과 크게 어긋납니다(단계마다의 차이가
 # `> 0.4`{ data-claim="lab: causal_gaps" }). 캐시가 모자라면 `append`가 넘치는 수를 밝힌 `ValueError`를 냅니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
+# ### Try it: decoding two tokens at a time, and decoding with `is_causal=True`
+#
+# If each step feeds two new tokens, as in speculative decoding, then $L_Q = 2$. Does `decode_step` still match the
+# output computed in one pass? Conversely, what happens if you decode one token at a time but pass `is_causal=True`
+# instead of the mask? And if the cache has six slots and you feed it eight tokens?
+#
+# <details markdown><summary>Answer</summary>
+#
+# Two tokens at a time also match (largest gap `< 1e-6`{ data-claim="lab: (by_two - full).abs().max()" }), because `decode_step` treats however many new tokens it is given as the last
+# positions of the cache and builds a bottom-right aligned mask. With `is_causal=True`, the prefill is the same
+# ($L_Q = L_K$), but at every decode step the new query sees only the first key. The output becomes the first token's
+# value vector (asked step by step: `[True, True, True, True]`{ data-claim="lab: first_value" }) and is far from the
+# output computed in one pass (every step is off by `> 0.4`{ data-claim="lab: causal_gaps" }). When the cache is too
+# small, `append` raises a `ValueError` that states by how much it overflows.
 #
 # </details>
 
@@ -100,15 +158,21 @@ try:
 except ValueError as error:
     print("ValueError:", error)
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## 왼쪽 패딩과 position_ids
 #
 # 길이가 다른 프롬프트 <span data-claim="decoding/left_pad.py: len(prompts)">셋</span>을 왼쪽 패딩한 배치와, 각 프롬프트를 혼자 넣은 결과를 견줍니다.
 
+# %% [markdown] lang="en"
+# ## Left padding and `position_ids`
+#
+# We compare a left-padded batch of <span data-claim="decoding/left_pad.py: len(prompts)">three</span> prompts of different lengths with the results of running each prompt
+# alone.
+
 # %%
 # snippet: decoding/left_pad.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: 오른쪽 패딩이라면
 #
 # 같은 프롬프트를 `[PAD]`를 뒤에 채워(오른쪽 패딩) 넣고, 위치는 슬롯 번호 그대로(`torch.arange`) 쓰면 진짜 토큰의
@@ -123,6 +187,23 @@ except ValueError as error:
 #
 # </details>
 
+# %% [markdown] lang="en"
+# ### Try it: what about right padding?
+#
+# If the same prompts are fed with the `[PAD]` at the end (right padding) and the slot index itself is used as the
+# position (`torch.arange`), do the outputs of the real tokens equal those of running each prompt alone? If so, why
+# does generation bother with left padding?
+#
+# <details markdown><summary>Answer</summary>
+#
+# They are equal (largest gap over the <span data-claim="lab: len(right_gaps)">three</span> prompts `< 1e-6`{ data-claim="lab: max(right_gaps)" }). With right padding the real tokens start in the first slot, so the slot index is the position, and the
+# `[PAD]` are all at the end, where the causal mask already hides them. But generation appends the new token right
+# after the last token of each sentence. With right padding that place differs from sentence to sentence, with
+# `[PAD]` in between, so the batch cannot grow by one slot at a time as a whole. Left padding lines up the ends of all
+# sentences in the same slot, and the price is getting the mask and the `position_ids` right.
+#
+# </details>
+
 # %%
 L = max(len(p) for p in prompts)
 right = torch.tensor([p + [0] * (L - len(p)) for p in prompts])
@@ -133,15 +214,20 @@ right_gaps = [(out_right[b, keep_right[b]] - a).abs().max().item()
 for b, gap in enumerate(right_gaps):
     print(f"prompt {b}: right padding, arange positions: max |diff| = {gap:.1e}")
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## 캐시의 빈 슬롯
 #
 # 빈 슬롯을 `nan`으로 채운 캐시에 여러 방법을 써 보고, 출력의 `nan` 수를 셉니다.
 
+# %% [markdown] lang="en"
+# ## Empty slots in the cache
+#
+# We try several methods on a cache whose empty slots are filled with `nan`, and count the `nan` in the output.
+
 # %%
 # snippet: decoding/empty_slots.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: nan 대신 아주 큰 수나 inf
 #
 # 빈 슬롯을 `nan` 대신 아주 큰 유한값이나 무한대로 채우고(`fill in (1e30, float("inf"))`) 불리언 마스크로 가리면 출력은
@@ -155,6 +241,23 @@ for b, gap in enumerate(right_gaps):
 # 점수가 $\pm\infty$가 되어 $-\infty$를 더하면 `nan`이 될 수 있습니다. 이 예에서는 출력
 # 출력 값 `4`{ data-claim="lab: reference.numel()" } 개 가운데 `4`{ data-claim="lab: fill_nans[1]" } 개가 `nan`입니다. 초기화하지 않은 메모리에 무엇이 있을지 모르니,
 # 빈 슬롯은 $0$으로 만들거나 잘라 내는 것이 안전합니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
+# ### Try it: a huge number or `inf` instead of `nan`
+#
+# If the empty slots are filled with a huge finite number or with infinity instead of `nan`
+# (`fill in (1e30, float("inf"))`) and masked with a boolean mask, what happens to the output?
+#
+# <details markdown><summary>Answer</summary>
+#
+# `fill = 1e30` is finite in `float32`, so the scores are finite too; adding $-\infty$ masks them, and multiplying by a
+# weight of $0$ gives $0$. The output equals the sliced one (`True`{ data-claim="lab: fill_same[0]" }, with
+# `0`{ data-claim="lab: fill_nans[0]" } `nan`). `inf` is different. On the value side $0 \times \infty$ is `nan`, and on
+# the key side the scores become $\pm\infty$, and adding $-\infty$ can give `nan`. Here
+# `4`{ data-claim="lab: fill_nans[1]" } of the output's `4`{ data-claim="lab: reference.numel()" } cells are `nan`. You cannot know what
+# uninitialized memory holds, so creating the empty slots with $0$ or slicing them off is the safe choice.
 #
 # </details>
 

@@ -1,4 +1,11 @@
-# %% [markdown]
+# %% [markdown] lang="ko"
+# # 실습: 지수함수의 성질
+#
+# [지수함수의 성질](../exp.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
+# 차례로 실행하세요. "해 보기"마다 바로 아래 셀에서 직접 고쳐 볼 수 있고, 답은 접힌 상자에 있습니다.
+# 이 페이지의 출력은 사이트를 빌드할 때 실제로 실행한 결과입니다.
+
+# %% [markdown] lang="en"
 # # Lab: Properties of the exponential function
 #
 # This notebook runs the examples from [Properties of the exponential function](../exp.md) unchanged, ready for you
@@ -6,13 +13,32 @@
 # edit, and its answer is in the folded box. The outputs on this page come from the run made when the site was
 # built.
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ## 실수에서는 언제나 양수
+
+# %% [markdown] lang="en"
 # ## Always positive on the real numbers
 
 # %%
 # snippet: exp/range.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ### 해 보기: 범위를 넓히면
+#
+# 위 예제는 $-700$부터 $700$까지 float64로 찍었습니다. 범위를 $-800$부터 $800$ 까지로 넓히면 "모두 양수"와
+# "늘 커진다"는 여전히 `True` 일까요? 아래 셀의 범위를 바꿔 가며 확인해 보세요.
+#
+# <details markdown><summary>답</summary>
+#
+# 둘 다 `False`가 됩니다(`[False, False]`{ data-claim="lab: [bool((exp_grid > 0).all()), bool((exp_grid.diff() > 0).all())]" }). 수학의 $e^x$는 그대로지만 float64에도 끝이 있어서, 왼쪽 끝 근처에서는 결과가
+# 정확히 $0$으로 언더플로하고 오른쪽 끝 근처에서는 `inf`로 오버플로합니다. $0$이 `> 1000`{ data-claim="lab: int((exp_grid == 0).sum())" } 개, `inf`가
+# `> 1000`{ data-claim="lab: int(exp_grid.isinf().sum())" } 개 나란히 나오니 앞 점보다 크지도 않습니다. 아래 셀은 그런 점이 몇 개인지와, $0$이 아닌 가장 작은 값(float64의
+# 가장 작은 비정규수)과 유한한 가장 큰 값을 보여 줍니다. 두 경계가 정확히 어디인지는 아래 "오버플로와 정확한
+# 경계" 절에서 찾습니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
 # ### Try it: widening the range
 #
 # The example above sampled from $-700$ to $700$ in float64. If you widen the range to $-800$ through $800$, are
@@ -39,13 +65,33 @@ finite = exp_grid[(exp_grid > 0) & exp_grid.isfinite()]
 print("smallest nonzero:", finite.min().item())
 print("largest finite:  ", finite.max().item())
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ## 자료형마다 다른 언더플로
+
+# %% [markdown] lang="en"
 # ## Underflow differs by dtype
 
 # %%
 # snippet: exp/underflow.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ### 해 보기: float16의 경계 근처
+#
+# 표에서 float16은 $e^{-10}$은 지키고 $e^{-20}$은 $0$으로 만들었습니다. 그 사이의 $-17$, $-17.25$, $-17.5$,
+# $-18$은 어떨까요? 참값(float64)과 나란히 보세요.
+#
+# <details markdown><summary>답</summary>
+#
+# $-17$과 $-17.25$는 둘 다 **같은** 값, float16의 가장 작은 양수 $2^{-24}$가 됩니다
+# (`True`{ data-claim="lab: bool((torch.exp(z.half())[:2] == smallest).all())" }). 참값은 서로 다르고 둘 다
+# $2^{-24}$보다 작지만, 그 절반보다는 커서 가장 가까운 수인 $2^{-24}$로 반올림되었습니다. $-17.5$와 $-18$은
+# 참값이 $2^{-24}$의 절반보다 작아 $0$으로 반올림됩니다
+# (`[0, 0]`{ data-claim="lab: torch.exp(z.half())[2:]" }). 이 근처의 float16은 "가장 작은 양수의 몇 배"로만 수를
+# 적을 수 있는 비정규수라서 유효숫자가 거의 없습니다. 셀의 마지막 줄은 그 절반 값입니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
 # ### Try it: near float16's edge
 #
 # In the table, float16 kept $e^{-10}$ and turned $e^{-20}$ into $0$. What about $-17$, $-17.25$, $-17.5$ and $-18$,
@@ -71,13 +117,31 @@ zero16 = torch.tensor(0.0, dtype=torch.float16)
 smallest = torch.nextafter(zero16, zero16 + 1).item()
 print(f"smallest float16 > 0: {smallest:.3g}, half of it: {smallest / 2:.3g}")
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ## 오버플로와 정확한 경계
+
+# %% [markdown] lang="en"
 # ## Overflow and the exact edges
 
 # %%
 # snippet: exp/edges.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ### 해 보기: float64의 경계
+#
+# 예제의 `exp_edges`는 자료형을 받는 함수입니다. `torch.float64`를 넣으면 경계가 어디일까요? 첫 절의 "범위를
+# 넓히면"에서 본 $0$과 `inf`가 이 경계에서 시작합니다.
+#
+# <details markdown><summary>답</summary>
+#
+# 셀이 처음 출력하는 두 수 `-745.13`{ data-claim="lab: under64" }와 `709.78`{ data-claim="lab: over64" }가 float64의 경계입니다. 오버플로 쪽은 float32와 같은 이치로 $\ln(\text{max})$
+# 근처이고(셀의 마지막 줄과 출력된 자릿수까지 같습니다), 언더플로 쪽은 가장 작은 비정규수의 절반인
+# $\ln(\text{비정규수} / 2)$ 근처입니다. 두 경계 모두 $\pm 700$ 바깥이라 첫 예제의 격자는 안전했고, $\pm 800$은 그
+# 바깥이었습니다. float64는 float32보다 지수 비트가 많아 구간이 훨씬 넓지만, 그래도 끝은 있습니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
 # ### Try it: float64's edges
 #
 # The example's `exp_edges` is a function that takes a dtype. Where are the edges if you pass `torch.float64`? The
@@ -99,13 +163,31 @@ print("float64: exp(z) == 0 for z <=", under64)
 print("         exp(z) finite up to z =", over64)
 print("ln(max) =", math.log(torch.finfo(torch.float64).max))
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ## 곱셈 법칙과 마스크
+
+# %% [markdown] lang="en"
 # ## The product rule and masks
 
 # %%
 # snippet: exp/product.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ### 해 보기: 절반 대신 두 배
+#
+# 넷째 키의 마스크 값 $M = \ln \tfrac12$를 $\ln 2$로 바꾸면 $e^M$은 $2$가 됩니다. 그러면 넷째 키의 **가중치**는
+# 정확히 네 배가 될까요? 그리고 넷째 키와 첫째 키의 가중치 **비율**은?
+#
+# <details markdown><summary>답</summary>
+#
+# 가중치는 정확히 네 배가 되지 않습니다(`3.9 … 4`{ data-claim="lab: (w_double[3] / w_half[3]).item()" }). $e^M$은 정규화 **전**의 값 $e^{s}$에 곱해지고, 그 뒤 줄의 합으로 다시
+# 나누는데 합도 함께 커지기 때문입니다. 넷째 키의 몫이 작아서 네 배에 가깝기는 합니다. 반면 두 키의 비율은
+# 정확히 네 배(반올림 범위 안에서 `4.0000`{ data-claim="lab: ratio.item()" })가 됩니다. 비율 $p_i / p_j = e^{(s_i + M_i) - (s_j + M_j)}$에는 분모가 없으니까요.
+# 마스크는 가중치 자체가 아니라 **키끼리의 비율**을 $e^M$ 배로 바꾼다고 기억하면 정확합니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
 # ### Try it: double instead of half
 #
 # Change the fourth key's mask value $M = \ln \tfrac12$ to $\ln 2$, and $e^M$ becomes $2$. Does the fourth key's
@@ -132,13 +214,32 @@ print("weight x", (w_double[3] / w_half[3]).item())
 ratio = (w_double[3] / w_double[0]) / (w_half[3] / w_half[0])  # key 4 / key 1
 print("ratio to key 1 x", ratio.item())
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ## 더한 뒤 exp를 해야 하는 까닭
+
+# %% [markdown] lang="en"
 # ## Why add before exp
 
 # %%
 # snippet: exp/order.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
+# ### 해 보기: float64 라면
+#
+# 예제는 float32였습니다. 점수와 마스크를 float64로 바꾸면 "따로 exp 해서 곱하기"도 맞는 답을 낼까요? 점수를
+# $100$ 대신 $1000$으로 올리면요?
+#
+# <details markdown><summary>답</summary>
+#
+# 점수가 $100$이면 float64에서는 두 방법이 같은 답을 냅니다(`True`{ data-claim="lab: same64[100.0]" }). $e^{100}$이 float64의 범위 안이라 `inf`가
+# 생기지 않기 때문입니다. 하지만 점수가 $1000$이면 float64에서도 $e^{1000}$은 `inf`, $e^{-1000}$은 $0$이
+# 되어 첫째와 둘째 칸이 모두 $\infty \cdot 0$ 꼴의 `[nan, nan]`{ data-claim="lab: exp_first64[:2]" }입니다. 더한 뒤 exp 하는 쪽은
+# 그대로 `[0, 1, 2.7183]`{ data-claim="lab: add_first64" }로 멀쩡합니다. 더 넓은
+# 자료형은 문제를 뒤로 미룰 뿐이고, 계산 순서(더한 뒤 exp)가 문제를 없앱니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
 # ### Try it: what about float64
 #
 # The example was in float32. If the scores and the mask are switched to float64, does "taking exps separately and

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] lang="ko"
 # # 실습: 마스크는 왜 더하나
 #
 # [마스크는 왜 더하나](../adding.md) 장의 예제를 그대로 돌려 보고, 조금씩 바꿔 보는 노트북입니다. 위에서부터
@@ -8,13 +8,27 @@
 # 모든 예제는 같은 점수 `S`를 씁니다. 줄은 "나는", "학교에", "간다" <span data-claim="adding/scores.py: len(queries)">세</span> 쿼리이고, 열은 그 <span data-claim="adding/scores.py: int(keep.sum())">세</span> 토큰과 `[PAD]` <span data-claim="adding/scores.py: int((~keep).sum())">두</span>
 # 개입니다. `keep`은 진짜 토큰이 `True`인 불리언 마스크입니다.
 
-# %% [markdown]
+# %% [markdown] lang="en"
+# # Lab: Why masks are added
+#
+# This notebook runs the examples from [Why masks are added: what to add, and in which dtype](../adding.md)
+# unchanged, ready for you to modify one step at a time. Run the cells from the top, in order. Each "Try it" is
+# followed by a cell you can edit, and its answer is in the folded box. The outputs on this page come from the run
+# made when the site was built.
+#
+# Every example uses the same scores `S`. The rows are the <span data-claim="adding/scores.py: len(queries)">three</span> queries "I", "go" and "home", and the columns are those
+# <span data-claim="adding/scores.py: int(keep.sum())">three</span> tokens and <span data-claim="adding/scores.py: int((~keep).sum())">two</span> `[PAD]`. `keep` is the boolean mask that is `True` for the real tokens.
+
+# %% [markdown] lang="ko"
 # ## $0$을 곱하면
+
+# %% [markdown] lang="en"
+# ## Multiplying by $0$
 
 # %%
 # snippet: adding/multiply_zero.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: [PAD]가 더 많으면
 #
 # 짧은 문장을 긴 문장에 맞추다 보면 `[PAD]`가 두 개가 아니라 수십 개 붙기도 합니다. 점수에 $0$을 곱하는 방식에서
@@ -31,6 +45,24 @@
 #
 # </details>
 
+# %% [markdown] lang="en"
+# ### Try it: more `[PAD]`
+#
+# When a short sentence is padded to the length of a long one, it can get dozens of `[PAD]`, not just two. If you
+# multiply the scores by $0$ and raise the number of `[PAD]` (`n_pad in (2, 10, 50)`), what happens to the share
+# `[PAD]` takes?
+#
+# <details markdown><summary>Answer</summary>
+#
+# The more `[PAD]`, the larger the share, approaching $1$. At `n_pad = 50` it is
+# `[0.851, 0.9095, 0.9793]`{ data-claim="lab: shares[50]" } in the three rows. Each `[PAD]` multiplied by $0$ adds
+# $e^0 = 1$ to the denominator, so the share is $\tfrac{n}{n + \sum_j e^{S_j}}$ ($n$ is the number of `[PAD]`, and the
+# sum is over the real tokens only). So the same sentence gives a different output depending on which long sentence it
+# was batched with. The "home" row, whose real tokens have small scores, is the first to be taken over by `[PAD]`
+# (asked whether it has the largest share at every `n_pad`: `True`{ data-claim="lab: all(int(s.argmax()) == 2 for s in shares.values())" }).
+#
+# </details>
+
 # %%
 S_real = S[:, keep]  # the three real keys
 shares = {}  # number of [PAD] -> the share they take in each row
@@ -39,13 +71,16 @@ for n_pad in (2, 10, 50):
     shares[n_pad] = torch.softmax(padded, dim=-1)[:, 3:].sum(dim=-1)
     print(f"{n_pad:>2} [PAD]: share per row", shares[n_pad])
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## −∞를 곱하면
+
+# %% [markdown] lang="en"
+# ## Multiplying by −∞
 
 # %%
 # snippet: adding/multiply_inf.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: [PAD] 점수가 모두 양수라면
 #
 # 곱하기 $-\infty$는 음수 점수를 $+\infty$로 뒤집어서 망가졌습니다. 그러면 `[PAD]` 칸의 점수가 모두 양수일 때는
@@ -62,6 +97,24 @@ for n_pad in (2, 10, 50):
 #
 # </details>
 
+# %% [markdown] lang="en"
+# ### Try it: when every `[PAD]` score is positive
+#
+# Multiplying by $-\infty$ broke because it flipped negative scores to $+\infty$. Does it give the right answer when
+# every `[PAD]` score is positive? The cell below replaces only the `[PAD]` scores with their absolute values and compares
+# with a softmax over the real tokens alone.
+#
+# <details markdown><summary>Answer</summary>
+#
+# The "I" and "go" rows come out right. But the "home" row is still `nan` (asked row by row whether it matches:
+# `[True, True, False]`{ data-claim="lab: matches" }; asked whether the "home" row is all `nan`:
+# `True`{ data-claim="lab: bool(weights_pos[2].isnan().all())" }). That row's first `[PAD]` score is exactly
+# $0$, so its absolute value is $0$ too, and $0 \times (-\infty)$ is `nan`. Whether multiplication works depends on the
+# score **values**, so a test with a small example or lucky random scores passes. Adding gives the same answer for any
+# scores, so it has no such trap.
+#
+# </details>
+
 # %%
 S_pos = S.clone()
 S_pos[:, ~keep] = S[:, ~keep].abs()  # every [PAD] score >= 0
@@ -71,8 +124,11 @@ right = torch.softmax(S[:, keep], dim=-1)  # softmax over the real tokens only
 matches = [torch.allclose(w, r) for w, r in zip(weights_pos[:, keep], right)]
 print("row matches:", matches)
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## −∞를 더하면, 그리고 항등식
+
+# %% [markdown] lang="en"
+# ## Adding −∞, and the identity
 
 # %%
 # snippet: adding/add_inf.py
@@ -80,7 +136,7 @@ print("row matches:", matches)
 # %%
 # snippet: adding/identity.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: 마스크 방향을 뒤집으면
 #
 # `masked_fill(~keep, ...)`의 `~`를 빠뜨려 `masked_fill(keep, ...)`로 쓰면 어떻게 될까요? 오류가 날까요, 줄의 합은
@@ -95,6 +151,22 @@ print("row matches:", matches)
 #
 # </details>
 
+# %% [markdown] lang="en"
+# ### Try it: flipping the mask
+#
+# What happens if you drop the `~` from `masked_fill(~keep, ...)` and write `masked_fill(keep, ...)`? Is there an error?
+# Do the rows still sum to $1$?
+#
+# <details markdown><summary>Answer</summary>
+#
+# There is no error, and the rows still sum to `1.0000`{ data-claim="lab: weights_flipped.sum(dim=-1)" }. But the
+# <span data-claim="lab: int(keep.sum())">three</span> real tokens get exactly `0`{ data-claim="lab: weights_flipped[:, keep]" }
+# and all the weight goes to the <span data-claim="lab: int((~keep).sum())">two</span> `[PAD]`. An additive mask faithfully masks whichever cells it is told to, so checks such as "does it sum
+# to $1$?" or "is there no `nan`?" cannot catch a flipped polarity. You have to check directly that the masked cells
+# are the `[PAD]` ones (the last line of the cell below).
+#
+# </details>
+
 # %%
 M_flipped = torch.zeros(5).masked_fill(keep, float("-inf"))  # forgot the ~
 weights_flipped = torch.softmax(S + M_flipped, dim=-1)
@@ -102,13 +174,16 @@ print(weights_flipped)
 print("row sums:", weights_flipped.sum(dim=-1))
 print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## 소프트맥스 뒤에 가리면
+
+# %% [markdown] lang="en"
+# ## Masking after the softmax
 
 # %%
 # snippet: adding/after.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: float32에서는
 #
 # 예제는 float16에서 `[PAD]` 점수 `20`{ data-claim="adding/after.py: S16[0, 3]" } 하나로 "나는" 줄을 `nan`으로
@@ -130,6 +205,29 @@ print("weight on [PAD] is 0:", bool((weights_flipped[:, ~keep] == 0).all()))
 #
 # </details>
 
+# %% [markdown] lang="en"
+# ### Try it: in float32
+#
+# The example made the "I" row `nan` in float16 with a single `[PAD]` score of `20`{ data-claim="adding/after.py: S16[0, 3]" }.
+# float32 has a much wider range. Raise the `[PAD]` score (`pad_score in (20.0, 100.0, 105.0, 110.0)`) and watch the
+# "I" row of "mask after the softmax". The add-first route is the right answer.
+#
+# <details markdown><summary>Answer</summary>
+#
+# At `20`{ data-claim="lab: max(s for s in kinds if kinds[s] == 'right')" }, float32 holds up. But at
+# `100`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'wrong')" } you get a **silently** wrong value, without
+# even a `nan`: the real tokens' $e^{S_j - 100}$ have dropped into float32's subnormal range and lost most of their
+# significant digits. At `105`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'one-hot')" } the
+# <span data-claim="lab: int((rows[105.0][keep] == 0).sum())">two</span> smaller cells underflow to $0$ and only the
+# largest remains, so dividing again gives a one-hot row. Again no error. Only at
+# `110`{ data-claim="lab: min(s for s in kinds if kinds[s] == 'nan')" } do all
+# <span data-claim="lab: int(keep.sum())">three</span> cells become $0$, giving the `nan` of $\tfrac00$. In the
+# add-first route `[PAD]` never competes for the maximum, so the answer is the same whatever its score (asked whether
+# it is the same at all <span data-claim="lab: len(firsts)">four</span> scores: `True`{ data-claim="lab: all(torch.equal(r, early[0]) for r in firsts.values())" }). The underflow edges of each dtype are
+# in [Underflow by dtype](../exp.md#underflow).
+#
+# </details>
+
 # %%
 # by [PAD] score: row 0 masked late, row 0 masked first, and what late gives
 rows, firsts, kinds = {}, {}, {}
@@ -147,8 +245,11 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
     print("  softmax first:", [round(x, 4) for x in late[0].tolist()])
     print("  mask first:   ", [round(x, 4) for x in early[0].tolist()])
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ## 채움값과 검사하는 함수
+
+# %% [markdown] lang="en"
+# ## Fill values and the checking helper
 
 # %%
 # snippet: adding/fill.py
@@ -156,7 +257,7 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 # %%
 # snippet: adding/additive.py
 
-# %% [markdown]
+# %% [markdown] lang="ko"
 # ### 해 보기: 잘못된 입력
 #
 # `additive_mask`에 다음을 넣으면 각각 어떻게 될까요? ① $0$과 $1$로 된 실수 마스크, ② float16에 채움값
@@ -170,6 +271,24 @@ for pad_score in (20.0, 100.0, 105.0, 110.0):
 # 가리지 않으니 `ValueError`입니다. 조용히 틀린 마스크를 만드는 대신, 무엇이 틀렸는지 말하며 멈추는 것이 이
 # 함수의 목적입니다. <span data-claim="lab: len(got)">다섯</span> 호출의 결과를 차례로 적으면
 # `['TypeError', 'ValueError', 'mask', 'TypeError', 'ValueError']`{ data-claim="lab: list(got.values())" }입니다.
+#
+# </details>
+
+# %% [markdown] lang="en"
+# ### Try it: bad input
+#
+# What does `additive_mask` do with each of these? ① a float mask of $0$ and $1$, ② float16 with the fill value
+# `-1e9`, ③ float16 with `torch.finfo(torch.float16).min`, ④ the integer dtype `torch.int64`, ⑤ the fill value
+# $0$.
+#
+# <details markdown><summary>Answer</summary>
+#
+# Only ③ returns a mask. ① does not guess whether `1` means attend or masked; it raises `TypeError` stating
+# the convention (its message says `True = keep`). ② raises `ValueError` and recommends `finfo.min`, since, as in
+# the table above, float16 cannot hold `-1e9` and it would turn into `-inf`. ④ is a `TypeError`, since integers have no $-\infty$. The fill
+# value $0$ in ⑤ masks nothing, so it is a `ValueError`. The point of this helper is to stop and say what is wrong,
+# instead of silently building a wrong mask. The <span data-claim="lab: len(got)">five</span> calls give, in order,
+# `['TypeError', 'ValueError', 'mask', 'TypeError', 'ValueError']`{ data-claim="lab: list(got.values())" }.
 #
 # </details>
 
