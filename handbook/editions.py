@@ -26,37 +26,48 @@ from .labs import notebook
 from .prose import read_claims, read_quotes
 from .snippets import Run, Runner
 
-# What the build itself writes on a page, in each edition's language.
-WORDS = {
-    "ko": {
-        "result": "결과",
-        "terminal": "터미널 출력",
-        "output": "출력",
-        "menu": "메뉴 열기",
-        "search": "검색 열기",
-        "download": "노트북 내려받기 (.ipynb)",
-        "scroll": "옆으로 넘겨 보는 표",
-        "lab figure": "실습 셀이 그린 그림",
-        "example failed": "예제가 실패했습니다",
-        "lab failed": "실습이 실패했습니다 (mkdocs serve에서만 보입니다)",
-        "lab running": "실습을 실행하는 중입니다. 끝나면 셀마다 출력이 채워집니다 (mkdocs serve에서만 보입니다)",
-        "checks failed": "이 페이지의 검사 {}건이 실패했습니다 (mkdocs serve에서만 보입니다)",
-    },
-    "en": {
-        "result": "Result",
-        "terminal": "Terminal output",
-        "output": "Output",
-        "menu": "Open the menu",
-        "search": "Open search",
-        "download": "Download the notebook (.ipynb)",
-        "scroll": "Table, scrolls sideways",
-        "lab figure": "A figure drawn by the lab cell",
-        "example failed": "The example failed",
-        "lab failed": "The lab failed (shown only by mkdocs serve)",
-        "lab running": "The lab is still running; each cell's output appears when it ends (shown only by mkdocs serve)",
-        "checks failed": "{} check(s) on this page failed (shown only by mkdocs serve)",
-    },
+# What the build itself writes on a page: each edition's config gives them in its language (the
+# handbook plugin's ``words``), and names every one of these.
+WORD_KEYS = {
+    "result": "the tab of a snippet's rendered result",
+    "terminal": "the tab of what a snippet printed",
+    "output": "the title of a lab cell's output",
+    "menu": "the name of the header's menu button",
+    "search": "the name of the header's search button",
+    "download": "the title of a lab's notebook download",
+    "scroll": "the name of a table that scrolls sideways",
+    "lab figure": "the alt text of a lab figure no chapter shows",
+    "example failed": "the title over a snippet that failed (mkdocs serve)",
+    "lab failed": "the title over a lab that failed (mkdocs serve)",
+    "lab running": "the notice on a lab page whose run goes on (mkdocs serve)",
+    "checks failed": "the title over a page's failed checks, {} their count (mkdocs serve)",
 }
+
+
+def word_problems(words: dict[str, str], where: str) -> list[str]:
+    """What is wrong with an edition's ``words``: a key it lacks or one the build does not use, or
+    a word that is not text (``checks failed`` holds ``{}``, the count)."""
+    problems = [f"{where}: no word for {key!r} ({what})" for key, what in WORD_KEYS.items() if key not in words]
+    problems += [f"{where}: {key!r} is not a word the build writes (it writes {sorted(WORD_KEYS)})"
+                 for key in words if key not in WORD_KEYS]
+    problems += [f"{where}: the word for {key!r} is not text: {value!r}" for key, value in words.items()
+                 if key in WORD_KEYS and not (isinstance(value, str) and value.strip())]
+    if isinstance(words.get("checks failed"), str) and words["checks failed"].count("{}") != 1:
+        problems.append(f"{where}: the word for 'checks failed' holds {{}} once, where the count goes")
+    return problems
+
+
+def read_words(config_file: Path) -> dict[str, str]:
+    """The ``words`` an edition's config (``mkdocs.yml``, ``mkdocs.en.yml``) gives the handbook
+    plugin, read as MkDocs reads the file (``INHERIT``, ``!ENV``), for tools and tests."""
+    from mkdocs.utils.yaml import get_yaml_loader, yaml_load
+
+    with open(config_file, encoding="utf-8") as f:
+        config = yaml_load(f, loader=get_yaml_loader())
+    for plugin in config.get("plugins", []):
+        if isinstance(plugin, dict) and "handbook" in plugin:
+            return dict(plugin["handbook"].get("words", {}))
+    raise ValueError(f"{config_file}: no handbook plugin with words")
 
 
 def variant(name: str, lang: str | None) -> str:
@@ -66,9 +77,9 @@ def variant(name: str, lang: str | None) -> str:
     return f"{name[:-3]}.{lang}.py" if lang else name
 
 
-def is_variant(name: str) -> bool:
-    """Whether ``chapter/x.<lang>.py`` is some language's variant of ``chapter/x.py``."""
-    return Path(name).suffixes[-2:-1] in ([f".{lang}"] for lang in WORDS)
+def is_variant(name: str, langs: list[str]) -> bool:
+    """Whether ``chapter/x.<lang>.py`` is the variant of ``chapter/x.py`` for one of ``langs``."""
+    return Path(name).suffixes[-2:-1] in ([f".{lang}"] for lang in langs)
 
 
 def lab_code(lab: Path, lang: str, runner: EditionRunner) -> list[str]:
@@ -109,13 +120,13 @@ def _blanked(source: str) -> str:
     return ast.dump(tree)
 
 
-def variant_problems(folder: Path) -> list[str]:
+def variant_problems(folder: Path, langs: list[str]) -> list[str]:
     """Each variant that is more than other words for its snippet: it must exist beside ``x.py``
     and differ from it only in string constants (f-string text, labels, comments)."""
     problems = []
     for path in sorted(folder.rglob("*.py")):
         name = path.relative_to(folder).as_posix()
-        if not is_variant(name):
+        if not is_variant(name, langs):
             continue
         stem, lang = name.rsplit(".", 2)[0], path.suffixes[-2][1:]
         base = folder / f"{stem}.py"

@@ -28,7 +28,8 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File
 
 from . import _activate, labs, references
-from .editions import WORDS, EditionRunner, alternates, lab_pair_problems, pair_problems, variant_problems
+from .editions import (EditionRunner, alternates, lab_pair_problems, pair_problems, variant_problems,
+                       word_problems)
 from .links import broken_links, served_anywhere
 from .layout import keep_tokens_whole
 from .mathml import math_as_text, mathml
@@ -63,6 +64,7 @@ class HandbookConfig(Config):
     # The site's languages, code -> the name its switch shows; the first is this config's root
     # edition, each other one is mkdocs.<code>.yml built into <site>/<code>/.
     editions = c.Type(dict, default={})
+    words = c.Type(dict, default={})  # what the build writes on a page, in this edition's language (WORD_KEYS)
 
 
 class HandbookPlugin(BasePlugin[HandbookConfig]):
@@ -72,7 +74,8 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         # Pages are served before the labs end, and a lab's end rebuilds its page (on_serve): unless
         # the server never rebuilds (--no-livereload), where a lab page waits for its run, as in a build.
         self.fill_in = self.serving and "--no-livereload" not in sys.argv
-        self.words, self.docs = WORDS["ko"], "docs"  # until on_config reads the edition's
+        self.words: dict[str, str] = {}  # the edition's, once on_config has read them
+        self.docs = "docs"  # how messages name a page's folder, until on_config reads the edition's
         self.runner: EditionRunner | None = None
         self.figures = Figures()
         self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
@@ -93,7 +96,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         if editions and self.lang not in editions:
             raise PluginError(f"theme.language {self.lang!r} is not one of the handbook's editions {list(editions)}")
         self.is_root = not editions or self.lang == next(iter(editions))
-        self.words = WORDS.get(self.lang, WORDS["en"])
+        if problems := word_problems(self.config.words, f"{Path(config.config_file_path).name}: handbook: words"):
+            raise PluginError("\n".join(problems))
+        self.words = self.config.words
         folder = (self.root / self.config.snippets).resolve()
         self.runner = EditionRunner(_RUNNERS.setdefault(folder, Runner(folder)), None if self.is_root else self.lang)
         self.cache = self.root / self.config.cache_dir / ("" if self.is_root else self.lang)
@@ -380,7 +385,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         for source in sorted((self.root / self.config.labs).glob("*.py")):
             for problem in lab_pair_problems(source, list(self.config.editions) or [self.lang]):
                 log.warning(problem)
-        for problem in variant_problems(self.runner.folder):
+        for problem in variant_problems(self.runner.folder, list(self.config.editions)):
             log.warning(problem)
         for problem in broken_links(site, _base_path(config["site_url"]), _SOURCES):
             log.warning(f"broken link: {problem}")

@@ -61,9 +61,9 @@ class Figures:
 class Example:
     """One snippet's run, as a page shows it."""
 
-    def __init__(self, run: Run, figures: Figures, words: dict[str, str] | None = None) -> None:
+    def __init__(self, run: Run, figures: Figures, words: dict[str, str]) -> None:
         self.run, self._figures = run, figures
-        self._words = words or {"result": "결과", "terminal": "터미널 출력"}  # the edition's (editions.WORDS)
+        self._words = words  # the edition's (its config's handbook: words)
 
     @property
     def namespace(self) -> dict[str, Any]:

@@ -3,7 +3,7 @@ snippet runs once, however many tests read its names)."""
 
 from pathlib import Path
 
-from handbook.editions import EditionRunner
+from handbook.editions import EditionRunner, read_words
 from handbook.snippets import Run, Runner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -13,6 +13,8 @@ SNIPPETS = ROOT / "snippets"
 RUNNER = Runner(SNIPPETS)
 EDITIONS = {"docs": None, "docs-en": "en"}  # each edition's pages, and whose snippet variants they show
 LANGS = {"": "ko", "en": "en"}  # each edition's folder in the site, and its language (a lab's text cells)
+CONFIGS = {"ko": ROOT / "mkdocs.yml", "en": ROOT / "mkdocs.en.yml"}
+WORDS = {lang: read_words(config) for lang, config in CONFIGS.items()}  # what the build writes, by language
 
 
 def runner_for(file: str) -> EditionRunner:

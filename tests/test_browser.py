@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from PIL import Image
-from handbook.editions import WORDS
+from project import WORDS
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 from website import CHROMIUM, CHROMIUM_FLAGS, HANG_S, ROOT, pages, serve
@@ -58,7 +58,7 @@ THEIRS: dict[str, set[str]] = {}
 
 # In chapters and labs, at the laptop width the pages open in: code of up to 88 columns fits and the
 # copy button covers none of it; outputs (a snippet's terminal output, a lab cell's) may be longer,
-# and wrap. The names of output blocks come in each language (handbook/editions.py's WORDS).
+# and wrap. The names of output blocks come in each language (each edition's config's words).
 CODE_FITS = """([outputs, terminals]) => {
   const problems = [];
   const isOutput = code => {  // a lab cell's output ("출력"), or a snippet's terminal tab

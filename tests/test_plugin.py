@@ -14,6 +14,7 @@ from handbook.links import broken_links
 from handbook.mathml import mathml
 from handbook.render import Example, Figures, fmt, numbers_in
 from handbook.snippets import Runner, SnippetError, _Capture
+from project import WORDS
 
 
 @pytest.fixture
@@ -136,7 +137,7 @@ def test_unchanged_snippets_are_not_run_again(snippets):
 
 
 def _example(snippets, source):
-    return Example(snippets.runner.run(snippets("a.py", source)), Figures())
+    return Example(snippets.runner.run(snippets("a.py", source)), Figures(), WORDS["ko"])
 
 
 def test_figure_needs_alt_text(snippets):
@@ -172,7 +173,7 @@ def test_a_figure_wider_than_a_phone_comes_with_a_copy_drawn_for_one(snippets, f
     assert round(phone_w) == 358 < wide_w  # a 390 px phone's column
     height = {"one": wide_h, "stacked": 3 * wide_h, "square": wide_h * 358 / wide_w}[layout]
     assert phone_h == pytest.approx(height, abs=1), (phone_h, height)
-    html = Example(run, figures := Figures()).figure(alt="그림")
+    html = Example(run, figures := Figures(), WORDS["ko"]).figure(alt="그림")
     narrow, wide = (re.search(rf'{a}="@figures/(\w+\.svg)"', html)[1] for a in ("srcset", "src"))
     assert figures.files[narrow] == run.phones[0] and figures.files[wide] == run.figures[0]
     assert f'media="(max-width: {round(wide_w) + 31}px)"' in html  # where the figure would not fit
@@ -196,7 +197,7 @@ def test_a_figure_that_fits_a_phone_has_no_copy(snippets):
     source = "import matplotlib.pyplot as plt\nplt.figure(figsize=(3.5, 3))\nplt.plot([1, 2])\nplt.show()\n"
     run = snippets.runner.run(snippets("a.py", source))
     assert run.phones == [None]
-    assert Example(run, Figures()).figure(alt="그림").startswith('<img class="snippet-figure" src="@figures/')
+    assert Example(run, Figures(), WORDS["ko"]).figure(alt="그림").startswith('<img class="snippet-figure" src="@figures/')
 
 
 def test_matrix_labels_must_fit(snippets):
@@ -333,6 +334,7 @@ def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
         plugin = HandbookPlugin()
         plugin.load_config({})
         plugin.on_startup(command=command, dirty=False)
+        plugin.words = WORDS["ko"]
         plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
         shown[command] = plugin.on_page_markdown(text, page=page, config={}, files=None)
     assert shown["build"] == text
@@ -363,6 +365,7 @@ def test_a_missing_snippet_names_the_page_and_line_that_runs_it(tmp_path, caplog
     plugin = HandbookPlugin()
     plugin.load_config({})
     plugin.on_startup(command="build", dirty=False)
+    plugin.words = WORDS["ko"]
     plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
     page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md", abs_src_path=str(page_file)))
     plugin.on_page_markdown(text, page=page, config={}, files=None)

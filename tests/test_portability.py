@@ -91,7 +91,7 @@ def _page_blocks():
     import io
 
     import handbook
-    from handbook.editions import WORDS
+    from project import WORDS
     from handbook.render import Example, Figures
     from project import EDITIONS
 

@@ -111,7 +111,7 @@ def serve_times(project: Path) -> tuple[float, float]:
     import socket
     import urllib.request
 
-    from handbook.editions import WORDS
+    from handbook.editions import read_words
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -131,7 +131,7 @@ def serve_times(project: Path) -> tuple[float, float]:
             assert server.poll() is None, "mkdocs serve exited"
             time.sleep(0.1)
         first = time.perf_counter() - start
-        running = [w["lab running"] for w in WORDS.values()]
+        running = [read_words(project / c)["lab running"] for c in ("mkdocs.yml", "mkdocs.en.yml")]
         while labs:
             assert server.poll() is None, "mkdocs serve exited"
             labs = [p for p in labs if (text := page(p)) is None or any(r in text for r in running)]

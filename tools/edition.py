@@ -60,7 +60,7 @@ def check(name: str, lang: str, runner: EditionRunner) -> list[str]:
                 problems += [p for p in check_page(labs.prose(lab, "ko"), file, korean, values) if "(lab: " in p]
         except labs.LabError as error:
             problems.append(str(error))
-    problems += [p for p in variant_problems(ROOT / "snippets") if p.startswith(f"snippets/{name}/")]
+    problems += [p for p in variant_problems(ROOT / "snippets", ["ko", lang]) if p.startswith(f"snippets/{name}/")]
     return problems
 
 
