@@ -13,7 +13,7 @@ from handbook import labs
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
 from handbook.plugin import HandbookPlugin
-from project import DOCS, LABS as LAB_SOURCES, LANGS, ROOT, SNIPPETS
+from project import DOCS, LABS as LAB_SOURCES, LANGS, ROOT, SNIPPETS, WORDS
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
@@ -249,6 +249,7 @@ def _failed_lab(command: str) -> HandbookPlugin:
     """A plugin, under ``command``, whose lab "x" has failed."""
     plugin = HandbookPlugin()
     plugin.on_startup(command=command, dirty=False)
+    plugin.words = WORDS["ko"]
     failed = Future()
     failed.set_exception(labs.LabError("labs/x.py: a cell raised\nZeroDivisionError"))
     plugin.lab_runs["x"] = failed
