@@ -91,3 +91,25 @@ def site(testrun_uid):
         if old.name != key:
             shutil.rmtree(old, ignore_errors=True)
     return build_once(folder, run=testrun_uid)
+
+
+# The browser tests' fixtures (tests/browsing.py holds what else they share): the built site served
+# as GitHub Pages serves it, and one Chromium, for each module that asks.
+@pytest.fixture(scope="module")
+def base(site):
+    from website import serve
+
+    with serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browsing import Browser
+    from playwright.sync_api import sync_playwright
+    from website import CHROMIUM, CHROMIUM_FLAGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield Browser(chromium)
+        chromium.close()

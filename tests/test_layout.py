@@ -6,8 +6,8 @@ also loaded at the phone's width from the start, and checked the same way. The w
 laptop, table cells break only between words, and a phone's copy buttons cover no code."""
 
 import pytest
-from test_browser import CHECK_PHONE, PHONE, base, browser  # noqa: F401
-from test_browser import VIEWPORT as LAPTOP
+from browsing import CHECK_PHONE, PHONE
+from browsing import VIEWPORT as LAPTOP
 
 pytestmark = pytest.mark.browser
 

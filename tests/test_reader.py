@@ -6,14 +6,13 @@ too; and the 404 page wherever the site is served."""
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from test_browser import base, browser  # noqa: F401
-from test_browser import PHONE, type_korean
+from browsing import PHONE, type_korean
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def phone(base, browser):  # noqa: F811
+def phone(base, browser):
     """The home page on a phone: the lightest page, with the header every page has."""
     page = browser.new_page(viewport=PHONE)
     problems = []
@@ -40,7 +39,7 @@ def test_header_icons_are_named_buttons_a_keyboard_works(phone, name, toggle, ke
 
 
 @pytest.fixture(scope="module")
-def searching(base, browser):  # noqa: F811
+def searching(base, browser):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base, wait_until="networkidle")
     yield page
@@ -86,7 +85,7 @@ def shown_alt(block) -> str:
 
 
 @pytest.mark.parametrize(("chapter", "name", "first", "last"), FRAMES)
-def test_a_slider_moves_the_figure_by_keyboard(base, browser, chapter, name, first, last):  # noqa: F811
+def test_a_slider_moves_the_figure_by_keyboard(base, browser, chapter, name, first, last):
     page = browser.new_page(viewport=PHONE)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -112,7 +111,7 @@ def test_a_slider_moves_the_figure_by_keyboard(base, browser, chapter, name, fir
 
 
 @pytest.mark.parametrize(("chapter", "name", "first", "last"), FRAMES)
-def test_without_script_every_frame_is_a_tab(base, browser, chapter, name, first, last):  # noqa: F811
+def test_without_script_every_frame_is_a_tab(base, browser, chapter, name, first, last):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
     page.goto(base + chapter)
@@ -148,7 +147,7 @@ TITLED = [("", "기울기", "gradients/"), ("en/", "gradient", "en/gradients/")]
 
 @pytest.mark.parametrize(("edition", "term", "chapter"), TITLED)
 def test_search_lists_the_chapter_titled_with_the_word_first_and_its_previews_read_as_prose(
-        base, browser, edition, term, chapter):  # noqa: F811
+        base, browser, edition, term, chapter):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base + edition, wait_until="networkidle")
     box = page.locator("input.md-search__input")
@@ -170,7 +169,7 @@ def test_search_lists_the_chapter_titled_with_the_word_first_and_its_previews_re
 
 
 @pytest.mark.parametrize(("edition", "term", "chapter"), TITLED)
-def test_the_search_index_loads_when_search_is_first_used(base, browser, edition, term, chapter):  # noqa: F811
+def test_the_search_index_loads_when_search_is_first_used(base, browser, edition, term, chapter):
     """A first visit does not fetch the index (a quarter of a megabyte gzip, most of the visit):
     the search shortcut does, and the search then works."""
     page = browser.new_page(viewport={"width": 1366, "height": 900})
@@ -274,7 +273,7 @@ FOCUS = [
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize(("path", "focus", "ring"), FOCUS, ids=["slider", "palette", "tab"])
-def test_keyboard_focus_shows_a_ring(base, browser, path, focus, ring, scheme):  # noqa: F811
+def test_keyboard_focus_shows_a_ring(base, browser, path, focus, ring, scheme):
     page = browser.new_page(viewport={"width": 1366, "height": 900}, color_scheme=scheme)
     page.goto(base + path, wait_until="networkidle")
     wanted = {"light": "default", "dark": "slate"}[scheme]
@@ -284,7 +283,7 @@ def test_keyboard_focus_shows_a_ring(base, browser, path, focus, ring, scheme): 
     assert min(sides.values()) >= 0.8, f"{path} {focus} in {scheme}: share of each side ringed {sides}"
 
 
-def test_the_closed_search_results_are_not_a_tab_stop(base, browser):  # noqa: F811
+def test_the_closed_search_results_are_not_a_tab_stop(base, browser):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base, wait_until="networkidle")
     page.locator("input.md-search__input").focus()
@@ -295,7 +294,7 @@ def test_the_closed_search_results_are_not_a_tab_stop(base, browser):  # noqa: F
     assert reached[1] > 0, f"Tab after the search field reached an invisible {reached[0]!r}"
 
 
-def test_tab_never_lands_on_the_page_itself(base, browser):  # noqa: F811
+def test_tab_never_lands_on_the_page_itself(base, browser):
     """Tab through a long chapter, as a keyboard reader reads it: every stop is an element, never
     <body> (a table that stops being a scroll box as it is first laid out lost its focus)."""
     page = browser.new_page(viewport={"width": 1366, "height": 900})
@@ -338,7 +337,7 @@ WHOLE_WORDS = """(selector) => {
 
 
 @pytest.mark.parametrize("path", ["adding/", "flex/"])
-def test_korean_words_stay_whole_outside_the_article(base, browser, path):  # noqa: F811
+def test_korean_words_stay_whole_outside_the_article(base, browser, path):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base + path, wait_until="networkidle")
     broken = page.evaluate(WHOLE_WORDS, ".md-sidebar, .md-header, .md-footer")
@@ -346,7 +345,7 @@ def test_korean_words_stay_whole_outside_the_article(base, browser, path):  # no
     assert not broken, f"/{path}: Korean words split across lines: {broken}"
 
 
-def test_korean_captions_are_upright(base, browser):  # noqa: F811
+def test_korean_captions_are_upright(base, browser):
     """Hangul has no italic: a slanted caption is the browser's faux italic."""
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base + "scaling/", wait_until="networkidle")
@@ -372,7 +371,7 @@ RADICAL = """async (selectors) => {
 }"""
 
 
-def test_the_radical_stands_over_what_it_covers(base, browser):  # noqa: F811
+def test_the_radical_stands_over_what_it_covers(base, browser):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base + "scaling/", wait_until="networkidle")
     selectors = [".md-nav__link", "article h1", "article th"]
@@ -413,7 +412,7 @@ def unset_site_url(tmp_path_factory):
 
 @pytest.mark.build
 @pytest.mark.parametrize("missing", ["gone/", "gone.html", "en/labs/gone", "assets/gone/deeper/"])
-def test_the_404_page_is_styled_under_a_sub_path_with_no_site_url(unset_site_url, browser, missing):  # noqa: F811
+def test_the_404_page_is_styled_under_a_sub_path_with_no_site_url(unset_site_url, browser, missing):
     """Served under a sub-path, as GitHub Pages serves a project site: the 404 page that any
     missing address gets loads its styles and scripts and links home."""
     from website import serve

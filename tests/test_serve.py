@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-from test_browser import browser  # noqa: F401
 from website import HANG_S
 from workspace import project_copy, serve_session
 
@@ -138,7 +137,7 @@ def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
 
 
 @pytest.mark.browser
-def test_make_serve_in_a_browser(tmp_path, browser):  # noqa: F811
+def test_make_serve_in_a_browser(tmp_path, browser):
     """`mkdocs serve --dirty` as `make serve` runs it, with the page open in Chromium: a snippet
     edit that breaks a claim shows the failing claim on the page; one that raises shows the error
     on the chapter and its lab; fixing the snippet alone brings both back; Ctrl-C stops the server
