@@ -41,6 +41,7 @@ WORD_KEYS = {
     "lab failed": "the title over a lab that failed (mkdocs serve)",
     "lab running": "the notice on a lab page whose run goes on (mkdocs serve)",
     "checks failed": "the title over a page's failed checks, {} their count (mkdocs serve)",
+    "labs": "the nav's section of labs, where the config's nav has none",
 }
 
 

@@ -223,7 +223,7 @@ def with_claims(text: str, claims: list[tuple[int, int, str]]) -> str:
     for _, cell, expr in claims:
         by_cell.setdefault(cell, []).append(expr)
     for cell in sorted(by_cell, reverse=True):
-        evaluate = nbformat.v4.new_code_cell(_EVALUATE.replace("{expressions!r}", repr(list(dict.fromkeys(by_cell[cell])))))
+        evaluate = nbformat.v4.new_code_cell(_EVALUATE.replace("{expressions!r}", repr(sorted(set(by_cell[cell])))))
         evaluate.id, evaluate.metadata = f"{book.cells[code[cell]].id}-claims", {CLAIMS_CELL: cell}
         book.cells.insert(code[cell] + 1, evaluate)
     return nbformat.writes(book)

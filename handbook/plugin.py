@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections import Counter
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,9 @@ from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
-from mkdocs.structure.files import File
+from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.structure.nav import Section
+from mkdocs.structure.pages import Page
 
 from . import _activate, labs, references
 from .editions import (EditionRunner, alternates, lab_pair_problems, pair_problems, variant_problems,
@@ -84,6 +87,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         self.lab_texts: dict[str, str] = {}  # lab -> the notebook its page was last made from
         self.pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
         self.reported: set[str] = set()
+        self.ran_before = 0  # how many snippet runs this process had made when this build began
         self.edition_plugins: dict[str, dict[str, Any]] = {}  # lang -> that edition's plugin cache
         self.started: list[Any] = []  # the editions' plugin collections, started by this plugin
 
@@ -121,6 +125,9 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
     def on_pre_build(self, config: Any) -> None:
         self.figures.files.clear()
         self.reported.clear()
+        if self.is_root:  # this build's runs, every edition's: counted from here (on_post_build)
+            self.ran_before = len(self.runner.runner.executed)
+            _LABS_RAN.clear()
 
     # -- what pages call -------------------------------------------------------------------
 
@@ -168,8 +175,10 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             # Its text, or a comment in its code, changed and its run did not: the page is made again
             # from the same run (under serve --dirty, MkDocs sees only the unchanged placeholder).
             edited, self.lab_texts[name] = self.lab_texts.get(name, text) != text, text
-            try:  # what runs: the download, and a cell evaluating the lab's own claims after each answer's check
-                run_text = labs.with_claims(text, labs.lab_claims(source, self.lang))
+            try:  # what runs: the download, and a cell evaluating the lab's own claims after each answer's check,
+                # every language's (sorted), so every edition runs the same notebook: one run for all
+                claims = [c for lang in self.config.editions or [self.lang] for c in labs.lab_claims(source, lang)]
+                run_text = labs.with_claims(text, claims)
             except labs.LabError as error:
                 raise PluginError(str(error)) from None
             # Keyed by the code alone: another edition's lab with the same code is the same run.
@@ -190,13 +199,17 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
                 # it half imported in sys.modules and fails. Imported here first, it is whole.
                 import IPython.paths  # noqa: F401
                 _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, labs.shown(source), run_text, key, executed)
+                _LABS_RAN[labs.shown(source)] += 1
                 self.labs_started = True
             self.lab_keys[name] = key
             page = self.cache / f"{name}.md"
             if not page.is_file():
                 page.parent.mkdir(parents=True, exist_ok=True)
                 page.write_text("", encoding="utf-8")
-            lab_page = File.generated(config, f"{folder}{name}.md", abs_src_path=str(page))
+            # A lab the nav does not list is not an omission: on_nav puts it with the labs.
+            listed = f"{folder}{name}.md" in _nav_files(config.nav)
+            lab_page = File.generated(config, f"{folder}{name}.md", abs_src_path=str(page),
+                                      inclusion=InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV)
             if edited:
                 Path(lab_page.abs_dest_path).unlink(missing_ok=True)
             files.append(lab_page)
@@ -218,10 +231,32 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
 
     def on_nav(self, nav: Any, config: Any, files: Any) -> Any:
         """A lab that runs again is rebuilt, and labs come after the chapters (they reuse the
-        chapters' alt text for the same figures)."""
+        chapters' alt text for the same figures). A lab the config's nav does not list joins the
+        nav's labs (a section: one holding a lab, or a new one), titled as its chapter is, in the
+        chapters' order: a new chapter needs one nav line, its own."""
         for file in files.documentation_pages():
             if self._lab(file.src_uri) in self.lab_runs:
                 Path(file.abs_dest_path).unlink(missing_ok=True)
+        chapters = {p.file.src_uri: (n, p.title) for n, p in enumerate(nav.pages)}
+        unlisted = sorted((f.page for f in files.documentation_pages() if self._lab(f.src_uri) and f.page not in nav.pages),
+                          key=lambda p: chapters.get(f"{self._lab(p.file.src_uri)}.md", (len(chapters), ""))[0])
+        if not unlisted:
+            return nav
+        section = next((i for i in nav.items if isinstance(i, Section)
+                        and any(isinstance(c, Page) and self._lab(c.file.src_uri) for c in i.children)), None)
+        if section is None:
+            section = Section(self.words["labs"], [])
+            nav.items.append(section)
+        for page in unlisted:
+            name = self._lab(page.file.src_uri)
+            page.title, page.parent = chapters.get(f"{name}.md", (0, page.title))[1], section
+            section.children.append(page)
+        nav.pages = [i for i in _walk(nav.items) if isinstance(i, Page)]  # reading order, with them
+        for before, after in zip([None, *nav.pages], [*nav.pages, None]):
+            if before is not None:
+                before.next_page = after
+            if after is not None:
+                after.previous_page = before
         return nav
 
     def _lab(self, src_uri: str) -> str | None:
@@ -382,6 +417,7 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
             _activate(self)
             for problem in pair_problems(Path(self.docs_dir), docs):
                 log.warning(problem)
+        self._count_runs()
         for source in sorted((self.root / self.config.labs).glob("*.py")):
             for problem in lab_pair_problems(source, list(self.config.editions) or [self.lang]):
                 log.warning(problem)
@@ -396,6 +432,20 @@ class HandbookPlugin(BasePlugin[HandbookConfig]):
         else:
             for problem in references.problems(dict(_SOURCES.values()), listed):
                 log.warning(problem)
+
+    def _count_runs(self) -> None:
+        """Each snippet and each lab runs once per build, however many editions show it: a second
+        run in one build (a lab whose code differs between editions) is a warning. Under serve an
+        edit runs them again, so only a build counts."""
+        snippets = Counter(self.runner.runner.executed[self.ran_before:])
+        if self.serving:
+            return
+        for name, times in sorted((snippets + _LABS_RAN).items()):
+            if times > 1:
+                log.warning(f"{name if name.startswith('labs/') else 'snippets/' + name} ran {times} times in one build: "
+                            "each runs once for every edition (a lab whose code differs between editions runs for each)")
+        log.info(f"handbook: {len(snippets)} snippets and {len(_LABS_RAN)} labs ran in this build, "
+                 f"{sum(snippets.values()) + sum(_LABS_RAN.values())} runs in all")
 
     def _build_edition(self, lang: str, config: Any) -> Path:
         """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process:
@@ -474,6 +524,7 @@ def _copy(text: str, path: Path) -> None:
 # Lab runs whose pages were shown without their outputs, and the server to ask for the rebuild that
 # shows them (set by on_serve once `mkdocs serve` serves).
 _PENDING: set[Future] = set()
+_LABS_RAN: Counter[str] = Counter()  # lab source -> runs started in this build (every edition's)
 _SERVING: dict[str, Any] = {}
 _SERVED = threading.Event()  # under serve, labs start once the first build is served
 
@@ -487,6 +538,23 @@ def _lab_ended(_run: Future) -> None:
         with server._rebuild_cond:
             server._want_rebuild = True
             server._rebuild_cond.notify_all()
+
+
+def _nav_files(nav: Any) -> set[str]:
+    """Every file a config's ``nav`` lists (its entries: ``title: file``, a bare file, a section)."""
+    if isinstance(nav, str):
+        return {nav}
+    if isinstance(nav, dict):
+        return {f for v in nav.values() for f in _nav_files(v)}
+    if isinstance(nav, list):
+        return {f for v in nav for f in _nav_files(v)}
+    return set()
+
+
+def _walk(items: list[Any]) -> Any:
+    for item in items:
+        yield item
+        yield from _walk(getattr(item, "children", None) or [])
 
 
 def _search_index(config: Any) -> Any:

@@ -20,7 +20,6 @@ from handbook.editions import (EditionRunner, alternates, claims_of, lab_code, p
 from handbook.snippets import Runner
 from project import DOCS, LABS, ROOT, SNIPPETS
 from website import pages
-from test_browser import base, browser  # noqa: F401
 
 ENGLISH = ROOT / "docs-en"
 HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
@@ -256,7 +255,7 @@ def test_each_edition_has_its_own_search_in_its_language(site):
 @pytest.mark.browser
 @pytest.mark.parametrize(("term", "forms"), [("mask", {"mask", "masks", "masked"}), ("scaling", {"scaling"}),
                                              ("padded", {"padded"})])
-def test_english_search_finds_every_form_that_starts_with_a_word(base, browser, term, forms):  # noqa: F811
+def test_english_search_finds_every_form_that_starts_with_a_word(base, browser, term, forms):
     """A search is a prefix search: "mask" finds masks and masked too. (lunr's stemmer, which would
     turn "scaling" in the index into "scale", is left out: with it, "scaling" found nothing.)"""
     page = browser.new_page(viewport={"width": 1366, "height": 900})
@@ -269,63 +268,6 @@ def test_english_search_finds_every_form_that_starts_with_a_word(base, browser, 
     marked = {m.lower() for m in page.locator(".md-search-result__item mark").all_inner_texts()}
     assert forms <= marked, marked
     page.close()
-
-
-THIRD = ROOT / "tests/fixtures/third"  # a third language: a folder of pages and a config block
-
-
-def _with_third_edition(tmp_path: Path) -> Path:
-    """A small copy of the project (its home page) with a chapter in each language and a German
-    edition: the fixture's pages and mkdocs.de.yml, and `de` among the editions of the two configs."""
-    import shutil
-
-    from workspace import project_copy
-
-    small = project_copy(tmp_path / "project", pages=("index.md",))
-    for folder in ("docs", "docs-en", "docs-de"):
-        shutil.copytree(THIRD / folder, small / folder, dirs_exist_ok=True)
-    shutil.copy(THIRD / "mkdocs.de.yml", small)
-    for config, nav in (("mkdocs.yml", "홈: index.md\n  - 작은 장"), ("mkdocs.en.yml", "Home: index.md\n  - A small chapter")):
-        path = small / config
-        text = path.read_text(encoding="utf-8")
-        assert text.count("editions: {ko: 한국어, en: English}") == 1, config
-        text = text.replace("editions: {ko: 한국어, en: English}", "editions: {ko: 한국어, en: English, de: Deutsch}")
-        path.write_text(re.sub(r"(?ms)^nav:\n.*?(?=^\S)", f"nav:\n  - {nav}: small.md\n\n", text), encoding="utf-8")
-    return small
-
-
-def _build(project: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=project,
-                          env={**env, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True)
-
-
-@pytest.mark.build
-def test_a_third_language_needs_a_folder_of_pages_and_a_config_block_and_no_code(tmp_path):
-    small = _with_third_edition(tmp_path)
-    result = _build(small)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "WARNING" not in result.stderr
-    site = small / "site"
-    page = (site / "de/small/index.html").read_text(encoding="utf-8")
-    assert '<html lang="de"' in page and 'aria-label="Menü öffnen"' in page  # its theme language, its words
-    assert ">Spalte 2</th>" in page and ">Ergebnis</label>" in page  # the table, in the page's and the config's German
-    switch = re.findall(r'hreflang="(\w+)" lang="\w+" class="md-select__link"', page)
-    assert switch == ["ko", "en", "de"]  # the language switch leads to this page in each edition
-    for folder, up in (("", "../"), ("en/", "../../")):  # and each other edition's switch leads here
-        assert f'href="{up}de/small/" hreflang="de"' in (site / folder / "small/index.html").read_text(encoding="utf-8")
-
-    # Its claims, links and pairing are checked as the others' are: a changed literal, a link to no
-    # page and a page with no counterpart each fail the build, named at the German source.
-    german = small / "docs-de/small.md"
-    german.write_text(german.read_text(encoding="utf-8").replace("`0.5`", "`0.25`") + "\n[Nirgends](nowhere.md)\n",
-                      encoding="utf-8")
-    (small / "docs-de/extra.md").write_text("# Extra\n", encoding="utf-8")
-    result = _build(small)
-    assert result.returncode != 0
-    assert "docs-de/small.md:4: claim `0.25` (causal/weights.py: weights[1, 0]) does not hold" in result.stderr
-    assert "docs-de/extra.md has no counterpart docs/extra.md" in result.stderr
-    assert "broken link: docs-de/small.md:14: nowhere.md (no such file), in de/small/index.html" in result.stderr
 
 
 def test_an_editions_words_are_checked_against_what_the_build_writes():

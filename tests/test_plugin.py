@@ -456,3 +456,33 @@ def test_templates_compile_once_a_process_and_an_edited_one_again(tmp_path):
     assert render() == "one 1" and render() == "one 1" and compiled == ["one {{ x }}"]
     template.write_text("two {{ x }}", encoding="utf-8")
     assert render() == "two 1" and compiled == ["one {{ x }}", "two {{ x }}"]
+
+
+def test_a_snippet_or_lab_run_twice_in_one_build_is_a_warning_and_each_build_counts_its_runs(tmp_path, caplog):
+    from handbook import plugin as module
+    from handbook.editions import EditionRunner
+    from handbook.plugin import HandbookPlugin
+
+    built = {}
+    for command in ("build", "serve"):
+        plugin = HandbookPlugin()
+        plugin.load_config({})
+        plugin.on_startup(command=command, dirty=False)
+        plugin.runner = EditionRunner(Runner(tmp_path), None)
+        plugin.runner.runner.executed[:] = ["old/run.py"]  # before this build: not its run
+        plugin.ran_before = 1
+        plugin.runner.runner.executed += ["a/x.py", "a/x.en.py", "a/y.py", "a/y.py"]
+        module._LABS_RAN.clear()
+        module._LABS_RAN.update({"labs/x.py": 2, "labs/z.py": 1})
+        caplog.clear()
+        with caplog.at_level("INFO", logger="mkdocs.plugins.handbook"):
+            plugin._count_runs()
+        built[command] = [(r.levelname, r.getMessage()) for r in caplog.records]
+    module._LABS_RAN.clear()
+    assert built["build"] == [
+        ("WARNING", "snippets/a/y.py ran 2 times in one build: each runs once for every edition (a lab whose "
+                    "code differs between editions runs for each)"),
+        ("WARNING", "labs/x.py ran 2 times in one build: each runs once for every edition (a lab whose code "
+                    "differs between editions runs for each)"),
+        ("INFO", "handbook: 3 snippets and 2 labs ran in this build, 7 runs in all")]
+    assert built["serve"] == []  # under serve an edit runs them again

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from handbook.editions import variant
 from website import ROOT, pages
 from workspace import project_copy
 from bs4 import BeautifulSoup
@@ -135,8 +136,18 @@ def test_two_builds_are_byte_identical(request, tmp_path):
     commit = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=ROOT, capture_output=True, text=True).stdout
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "LABS_CACHE": "false", "SOURCE_DATE_EPOCH": commit.strip()}
     copy = project_copy(tmp_path / "project")
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "again")],
-                   cwd=copy, env=env, check=True, capture_output=True)
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "again")],
+                           cwd=copy, env=env, check=True, capture_output=True, text=True)
+    # Each snippet a page shows and each lab ran once, for both editions (a second run warns, and
+    # --strict fails on it): a snippet each edition shows as itself, a variant, and a lab per source.
+    shown = set()
+    for folder, lang in (("docs", None), ("docs-en", "en")):
+        for page in (ROOT / folder).glob("*.md"):
+            for name in re.findall(r'handbook\.run\("([^"]+)"\)', page.read_text(encoding="utf-8")):
+                shown.add(variant(name, lang) if lang and (ROOT / "snippets" / variant(name, lang)).is_file() else name)
+    labs = len(list((ROOT / "labs").glob("*.py")))
+    counted = f"handbook: {len(shown)} snippets and {labs} labs ran in this build, {len(shown) + labs} runs in all"
+    assert counted in built.stderr, re.findall(r"handbook: .*", built.stderr)
     again, site = tmp_path / "again", request.getfixturevalue("site")
     files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
