@@ -19,7 +19,7 @@ A number the prose spells out is a claim too, in plain text (handbook/words.py r
     키 <span data-claim="scaling/dk_frames.py: len(keys)">여덟</span> 개
 
 In a lab's text, ``lab: expr`` names the lab itself: the expression is evaluated in the lab's kernel
-right after the code cell that follows the text cell (handbook/labs.py), so an answer is checked
+right after the code cell that follows the text cell (handbook/runs.py), so an answer is checked
 against the cell that checks it.
 
 The expression must read a name the snippet (or the lab) defined: a constant proves nothing.

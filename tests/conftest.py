@@ -58,7 +58,7 @@ def inputs() -> str:
     """A digest of everything the built site is made from: the pages, labs, snippets and plugin, the
     config and pins, the commit (its time dates the sitemap), the variables the build reads, and
     the environment the labs' key covers (interpreter, every installed distribution, CPU kernels)."""
-    from handbook.labs import environment
+    from handbook.runs import environment
     from workspace import FILES, FOLDERS
 
     h = hashlib.sha256()

@@ -6,8 +6,6 @@ edition searches in its own language."""
 import json
 import os
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -93,7 +91,6 @@ def test_every_lab_runs_once_for_both_editions():
 
 def test_the_translators_check_passes_a_chapter_and_names_a_lab_that_would_run_twice(tmp_path):
     import edition  # tools/edition.py
-    from project import runner_for
 
     assert edition.main(["check", "causal"]) == 0  # a chapter with a lab (test_claims checks them all)
     (tmp_path / "s/a").mkdir(parents=True)

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
-from handbook import labs
+from handbook import labs, runs
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
 from handbook.plugin import HandbookPlugin
@@ -50,8 +50,8 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, edition, site
     # ...and the build ran exactly that code, in this environment, every cell in order.
     executed = ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb"  # the site's own runs
     # ...and a cell evaluating the lab's claims (every language's) after each answer's check
-    ran = labs.with_claims(text, [c for lang in LANGS.values() for c in labs.lab_claims(source, lang)])
-    assert labs.is_current(executed, labs.digest(labs.code_of(ran) + labs.environment()))
+    ran = runs.with_claims(text, [c for lang in LANGS.values() for c in labs.lab_claims(source, lang)])
+    assert runs.is_current(executed, runs.digest(runs.code_of(ran) + runs.environment()))
     code = [cell for cell in nbformat.read(executed, as_version=4).cells if cell.cell_type == "code"]
     assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
@@ -98,7 +98,7 @@ def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_t
             f'# %%\nchars = list("{letters}")\nvisible = torch.tril(torch.ones(len(chars), len(chars)))\n'
             "\n# %%\nchars = []\n", encoding="utf-8")
         text = nbformat.writes(labs.notebook(source, SNIPPETS, "ko"))
-        book = labs.execute("labs/count.py", labs.with_claims(text, labs.lab_claims(source, "ko")), "k")
+        book = runs.execute("labs/count.py", runs.with_claims(text, labs.lab_claims(source, "ko")), "k")
         assert len(book.cells) == len(nbformat.reads(text, as_version=4).cells)  # the claims cell is gone...
         code = [c for c in book.cells if c.cell_type == "code"]
         assert [c.execution_count for c in code] == list(range(1, len(code) + 1))  # ...and so is its number
@@ -120,8 +120,8 @@ def _notebook(*sources):
 def test_a_kernel_is_a_fork_of_the_warm_server_with_only_torch_and_matplotlib_loaded():
     text = _notebook("import os, sys\nprint(os.getppid(), sorted(m for m in ('torch', 'matplotlib', "
                      "'matplotlib.pyplot', 'matplotlib_inline.backend_inline', 'ipykernel.kernelapp') if m in sys.modules))")
-    parent, loaded = labs.execute("labs/fork.py", text, "k").cells[0].outputs[0].text.split(" ", 1)
-    assert int(parent) == labs._kernels().process.pid
+    parent, loaded = runs.execute("labs/fork.py", text, "k").cells[0].outputs[0].text.split(" ", 1)
+    assert int(parent) == runs._kernels().process.pid
     assert loaded.strip() == "['ipykernel.kernelapp', 'matplotlib', 'torch']"  # pyplot hooks into the kernel's own shell
 
 
@@ -132,7 +132,7 @@ def test_the_kernel_launcher_names_its_usage():
 
 def test_a_failing_cell_stops_the_lab_and_names_it():
     with pytest.raises(labs.LabError, match=r"(?s)labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
-        labs.execute("labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
+        runs.execute("labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
     assert "\x1b" not in str(error.value)  # plain text, not the kernel's terminal colours
 
 
@@ -141,18 +141,18 @@ def test_a_failing_cell_stops_the_lab_and_names_it():
                                   "import logging; logging.getLogger('x').warning('logged')"])
 def test_a_cell_that_warns_or_writes_to_stderr_stops_the_lab(cell):
     with pytest.raises(labs.LabError, match=r"(?s)labs/noisy\.py: code cell 2 wrote to stderr"):
-        labs.execute("labs/noisy.py", _notebook("x = 1", cell), "k")
+        runs.execute("labs/noisy.py", _notebook("x = 1", cell), "k")
 
 
 def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):
     text = _notebook("import sys, time\nfor i in range(3):\n    print(i, end=' ', flush=True); time.sleep(0.05)")
-    executed = labs.execute("printing", text, "key-1")
+    executed = runs.execute("printing", text, "key-1")
     assert [(o.output_type, o.text) for o in executed.cells[0].outputs] == [("stream", "0 1 2 ")]
     path = tmp_path / "lab.ipynb"
-    assert not labs.is_current(path, "key-1")  # never ran: run it
+    assert not runs.is_current(path, "key-1")  # never ran: run it
     path.write_text(nbformat.writes(executed), encoding="utf-8")
-    assert labs.is_current(path, "key-1")
-    assert not labs.is_current(path, "key-2")
+    assert runs.is_current(path, "key-1")
+    assert not runs.is_current(path, "key-2")
 
 
 def test_figures_are_drawn_inline_whatever_backend_the_environment_names(monkeypatch):
@@ -160,14 +160,14 @@ def test_figures_are_drawn_inline_whatever_backend_the_environment_names(monkeyp
     # lab figure out of the page, so two builds of one commit differed.
     monkeypatch.setenv("MPLBACKEND", "Agg")
     text = _notebook("import matplotlib.pyplot as plt", "plt.plot([0, 1]); plt.show()")
-    outputs = labs.execute("figure", text, "k").cells[-1].outputs
+    outputs = runs.execute("figure", text, "k").cells[-1].outputs
     assert any("image/png" in o.get("data", {}) for o in outputs), outputs
 
 
 @pytest.mark.kernels
 def test_the_reuse_key_changes_with_the_cpu_capability():
     # A lab run under another CPU setting printed other rounding: its outputs must not be reused.
-    code = "from handbook.labs import environment; print(environment())"
+    code = "from handbook.runs import environment; print(environment())"
     keys = {cap: subprocess.run([sys.executable, "-c", code], env={**os.environ, "ATEN_CPU_CAPABILITY": cap},
                                 capture_output=True, text=True, check=True).stdout for cap in ("default", "avx2")}
     assert keys["default"] != keys["avx2"]
@@ -178,12 +178,12 @@ def test_the_reuse_key_ignores_how_idle_threads_wait_but_not_how_many_there_are(
     # reran every lab after the other. The thread count does change results (padding/encoder.py).
     for name in ("OMP_WAIT_POLICY", "KMP_BLOCKTIME", "OMP_NUM_THREADS"):
         monkeypatch.delenv(name, raising=False)
-    plain = labs.environment()
+    plain = runs.environment()
     monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
     monkeypatch.setenv("KMP_BLOCKTIME", "0")
-    assert labs.environment() == plain
+    assert runs.environment() == plain
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    assert labs.environment() != plain
+    assert runs.environment() != plain
 
 
 def test_lab_cells_come_from_the_snippets():
@@ -200,7 +200,7 @@ def test_an_executed_notebook_becomes_a_markdown_page():
 
 
 def _code_key(*sources: str) -> str:
-    return labs.code_of(nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])))
+    return runs.code_of(nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])))
 
 
 @pytest.mark.parametrize("edited, same", [
@@ -297,7 +297,7 @@ def test_the_kernel_server_ignores_ctrl_c_ends_with_the_build_and_leaves_nothing
     assert server.stdout.readline().strip() == "ready"
     server.send_signal(signal.SIGINT)  # as a terminal's Ctrl-C: ignored...
     server.stdin.close()  # ...and the build's end of the pipe closing ends it
-    assert server.wait(timeout=labs.HANG_S) == 0
+    assert server.wait(timeout=runs.HANG_S) == 0
     assert "Traceback" not in server.stderr.read() and not (tmp_path / "folder").exists()
     kept = Server()
     folder = kept.folder

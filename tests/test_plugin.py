@@ -459,7 +459,7 @@ def test_templates_compile_once_a_process_and_an_edited_one_again(tmp_path):
 
 
 def test_a_snippet_or_lab_run_twice_in_one_build_is_a_warning_and_each_build_counts_its_runs(tmp_path, caplog):
-    from handbook import plugin as module
+    from handbook import labpages as module
     from handbook.editions import EditionRunner
     from handbook.plugin import HandbookPlugin
 

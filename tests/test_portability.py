@@ -133,7 +133,6 @@ def _run_lab(source) -> tuple[str, dict]:
     import io
 
     import matplotlib
-    import nbformat
     from handbook import labs
 
     matplotlib.use("Agg")

@@ -70,7 +70,7 @@ COMPUTE = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     import koreanize_matplotlib, matplotlib.pyplot, nbformat, torch  # noqa: F401
-    from handbook import labs as lab
+    from handbook import labs as lab, runs
     from handbook.editions import EditionRunner
     from handbook.snippets import Runner
     runner = Runner(Path("snippets"))
@@ -83,11 +83,11 @@ COMPUTE = textwrap.dedent("""
     for lang, variants in (("ko", None), ("en", "en")):
         for path in sorted(Path("labs").glob("*.py")):
             text = nbformat.writes(lab.notebook(path, runner.folder, lang, resolve=EditionRunner(runner, variants).name))
-            if lab.code_of(text) in codes:
+            if runs.code_of(text) in codes:
                 continue
-            codes.add(lab.code_of(text))
+            codes.add(runs.code_of(text))
             start = time.perf_counter()
-            lab.execute(str(path), text, "bench")
+            runs.execute(str(path), text, "bench")
             labs += time.perf_counter() - start
     print(snippets, labs)
 """)

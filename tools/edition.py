@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 import nbformat  # noqa: E402
 
-from handbook import labs  # noqa: E402
+from handbook import labs, runs  # noqa: E402
 from handbook.claims import LabValues  # noqa: E402
 from handbook.editions import (  # noqa: E402
     EditionRunner, claim_difference, claims_of, lab_code, lab_pair_problems, variant_problems)
@@ -70,7 +70,7 @@ def _lab_run(source: Path, lang: str, runner: EditionRunner) -> LabValues | None
     if not (claims := labs.lab_claims(source, lang)):
         return None
     text = nbformat.writes(labs.notebook(source, ROOT / "snippets", lang, resolve=runner.name))
-    book = labs.execute(labs.shown(source), labs.with_claims(text, claims), "tools/edition.py")
+    book = runs.execute(labs.shown(source), runs.with_claims(text, claims), "tools/edition.py")
     return labs.lab_values(source, lang, book)
 
 

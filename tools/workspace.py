@@ -25,7 +25,7 @@ SERVE = textwrap.dedent("""
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    from handbook import plugin
+    from handbook import labpages
     site, started = Path("site"), False
 
     def rebuild():
@@ -35,7 +35,7 @@ SERVE = textwrap.dedent("""
             config.plugins.on_startup(command="serve", dirty=True)
             started = True
         build(config, dirty=True)
-        plugin._SERVED.set()  # as on_serve does after the first build: the labs may start
+        labpages._SERVED.set()  # as on_serve does after the first build: the labs may start
 
     for line in sys.stdin:
         before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
@@ -48,8 +48,8 @@ SERVE = textwrap.dedent("""
         start = time.perf_counter()
         rebuild()
         seconds = time.perf_counter() - start
-        while plugin._PENDING:  # the runs this build left going: each one's end, a rebuild
-            wait(list(plugin._PENDING))
+        while labpages._PENDING:  # the runs this build left going: each one's end, a rebuild
+            wait(list(labpages._PENDING))
             rebuild()
         after = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
         pages = sorted(str(p.parent.relative_to(site)) for p in after if before.get(p) != after[p])
