@@ -10,8 +10,10 @@ Pages show a snippet with one call in a ``markdown-exec`` block::
 
 Modules: ``snippets`` (running them), ``render`` (tables, figures, code as Markdown), ``claims``
 (literals and how they match), ``quotes`` (sentences about library code, against its installed
-source), ``prose`` (a page's claims, quotes and bare numbers), ``mathml`` (TeX),
-``labs`` (notebooks), ``links`` (the built site's links), ``plugin`` (the MkDocs events).
+source), ``prose`` (a page's claims, quotes and bare numbers), ``mathml`` (TeX), ``labs`` (a lab
+source as each edition's notebook and page), ``runs`` (running a lab, its reuse key), ``kernels``
+(warm kernels), ``editions`` (languages), ``links`` (the built site's links), and the plugin:
+``plugin`` (its config and the pages' events) with its seams ``labpages``, ``theme`` and ``site``.
 """
 
 from __future__ import annotations
