@@ -13,7 +13,8 @@ import pytest
 from handbook.links import broken_links
 from handbook.mathml import mathml
 from handbook.render import Example, Figures, fmt, numbers_in
-from handbook.snippets import Runner, SnippetError, _Capture
+from handbook.capture import Capture
+from handbook.snippets import Runner, SnippetError
 from project import WORDS
 
 
@@ -82,7 +83,7 @@ def test_a_snippets_own_deprecation_counts_under_the_filters_a_script_has(snippe
         warnings.simplefilter("ignore", DeprecationWarning)
         with pytest.raises(SnippetError, match=r"warned at line 2: DeprecationWarning: old"):
             snippets.runner.run(snippets("a.py", "import warnings\nwarnings.warn('old', DeprecationWarning)\n"))
-        assert _Capture.FILTER not in warnings.filters  # added for the run only
+        assert Capture.FILTER not in warnings.filters  # added for the run only
 
 
 def test_another_threads_output_warnings_and_log_are_not_blamed_on_the_running_snippet(snippets, capsys, caplog):
