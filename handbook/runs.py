@@ -58,12 +58,12 @@ def _distributions() -> list[str]:
 
 
 # Evaluates a text cell's lab claims in the kernel, right after the code cell that follows it: each
-# expression's value (handbook.render.plain), or that it reads no name the lab defined, or the error.
+# expression's value (handbook.values.plain), or that it reads no name the lab defined, or the error.
 # The cell prints one JSON line; execute() takes it out of the notebook and keeps what it printed.
 _EVALUATE = """\
 def _handbook_claims(expressions):
     import ast, json, types
-    from handbook.render import plain
+    from handbook.values import plain
     shell = get_ipython()
     own = {k for k, v in shell.user_ns.items() if k not in shell.user_ns_hidden
            and not k.startswith("_") and not isinstance(v, types.ModuleType)}

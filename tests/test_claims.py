@@ -8,11 +8,12 @@ import shutil
 import markdown
 import pytest
 from handbook import words
-from handbook.claims import Approx, Bound, Claim, Range, matches, parse_literal
+from handbook.claims import Claim
+from handbook.literals import Approx, Bound, Range, matches, parse_literal
 from handbook.labs import prose as lab_prose
 from handbook.prose import check_page, prose_numbers, read_claims, read_quotes
 from handbook.quotes import Quote
-from handbook.render import fmt
+from handbook.values import fmt
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
 from project import EDITIONS, LABS, LANGS, ROOT, RUNNER, SNIPPETS, runner_for

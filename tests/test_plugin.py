@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from handbook.links import broken_links
 from handbook.mathml import mathml
-from handbook.render import Example, Figures, fmt, numbers_in
+from handbook.render import Example, Figures
+from handbook.values import fmt, numbers_in
 from handbook.capture import Capture
 from handbook.snippets import Runner, SnippetError
 from project import WORDS

@@ -138,7 +138,7 @@ def _run_lab(source) -> tuple[str, dict]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from handbook.render import plain
+    from handbook.values import plain
 
     book = labs.notebook(source, RUNNER.folder, "ko")
     claims = {}
