@@ -64,7 +64,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         self.pool = ThreadPoolExecutor(os.cpu_count() or 2, thread_name_prefix="lab")
         self.reported: set[str] = set()
         self.ran_before = 0  # how many snippet runs this process had made when this build began
-        self.edition_plugins: dict[str, dict[str, Any]] = {}  # lang -> that edition's plugin cache
+        self.edition_configs: dict[str, type] = {}  # lang -> that edition's config class (site.py)
         self.started: list[Any] = []  # the editions' plugin collections, started by this plugin
 
     def on_config(self, config: Any) -> Any:

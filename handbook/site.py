@@ -69,24 +69,41 @@ class WholeSite:
         log.info(f"handbook: {len(snippets)} snippets and {len(_LABS_RAN)} labs ran in this build, "
                  f"{sum(snippets.values()) + sum(_LABS_RAN.values())} runs in all")
 
+    def _edition_config(self, lang: str, path: Path, site_dir: Path) -> Any:
+        """``mkdocs.<lang>.yml`` loaded as ``mkdocs.config.load_config`` loads a config, into a
+        config class of this edition's own. MkDocs keeps one instance of a plugin that has
+        on_startup per process (serve reuses it on each rebuild), in a cache held by the config
+        class's ``plugins`` option: loaded as MkDocsConfig, the edition would get this very plugin
+        back. Its own class declares its own ``plugins`` option (as MkDocsConfig declares it,
+        mkdocs/config/defaults.py in mkdocs 1.6.1), so its plugins, too, live as long as this one
+        and know what its pages showed last time."""
+        from mkdocs.config import config_options
+        from mkdocs.config.defaults import MkDocsConfig
+        from mkdocs.exceptions import PluginError
+
+        if not path.is_file():
+            raise PluginError(f"the handbook's editions name {lang!r}, and its config {path.name} does not exist")
+        if lang not in self.edition_configs:
+            plugins = config_options.Plugins(theme_key="theme", default=["search"])
+            self.edition_configs[lang] = type(f"EditionConfig_{lang}", (MkDocsConfig,), {"plugins": plugins})
+        edition = self.edition_configs[lang](config_file_path=str(path))
+        with open(path, "rb") as file:
+            edition.load_file(file)
+        edition.load_dict({"site_dir": str(site_dir)})
+        errors, warnings = edition.validate()
+        for name, warning in warnings:
+            log.warning(f"{path.name}: config value {name!r}: {warning}")
+        if errors:
+            raise PluginError("\n".join(f"{path.name}: config value {name!r}: {error}" for name, error in errors))
+        return edition
+
     def _build_edition(self, lang: str, config: Any) -> Path:
         """Build the ``lang`` edition (mkdocs.<lang>.yml) into ``<site>/<lang>/`` in this process:
         its pages share this build's snippet and lab runs, and its warnings count in this build's
         --strict (MkDocs counts every warning logged while this build runs)."""
         from mkdocs.commands.build import build
-        from mkdocs.config import load_config
-        from mkdocs.config.defaults import MkDocsConfig
 
-        # MkDocs keeps one instance of a plugin that has on_startup per process (serve reuses it on
-        # each rebuild), in a cache that every config shares: loaded as it is, mkdocs.<lang>.yml
-        # would get this very instance back. Each edition gets a cache of its own, kept here, so
-        # its plugins, too, live as long as this one and know what its pages showed last time.
-        plugins = dict(MkDocsConfig._schema)["plugins"]
-        shared, plugins.plugin_cache = plugins.plugin_cache, self.edition_plugins.setdefault(lang, {})
-        try:
-            edition = load_config(str(self.root / f"mkdocs.{lang}.yml"), site_dir=str(Path(config.site_dir) / lang))
-        finally:
-            plugins.plugin_cache = shared
+        edition = self._edition_config(lang, self.root / f"mkdocs.{lang}.yml", Path(config.site_dir) / lang)
         if config.site_url:
             edition.site_url = f"{config.site_url}{lang}/"
         handbook = edition.plugins["handbook"]
