@@ -72,7 +72,7 @@ class WholeSite:
     def _edition_config(self, lang: str, path: Path, site_dir: Path) -> Any:
         """``mkdocs.<lang>.yml`` loaded as ``mkdocs.config.load_config`` loads a config, into a
         config class of this edition's own. MkDocs keeps one instance of a plugin that has
-        on_startup per process (serve reuses it on each rebuild), in a cache held by the config
+        on_startup or on_shutdown per process (serve reuses it on each rebuild), in a cache held by the config
         class's ``plugins`` option: loaded as MkDocsConfig, the edition would get this very plugin
         back. Its own class declares its own ``plugins`` option (as MkDocsConfig declares it,
         mkdocs/config/defaults.py in mkdocs 1.6.1), so its plugins, too, live as long as this one
