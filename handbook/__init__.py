@@ -8,14 +8,15 @@ Pages show a snippet with one call in a ``markdown-exec`` block::
     print(ex.example(ex.matrix("weights", rows="{}번 줄", cols="{}번 칸")))
     ```
 
-Modules: ``snippets`` (running them) and ``capture`` (what a snippet writes, warns and logs),
-``render`` (tables, figures, code as Markdown) and ``values`` (a value as a page shows it),
-``claims`` (a page's claims and how they are checked) and ``literals`` (a literal as written),
-``quotes`` (sentences about library code, against its installed
-source), ``prose`` (a page's claims, quotes and bare numbers), ``mathml`` (TeX), ``labs`` (a lab
-source as each edition's notebook and page), ``runs`` (running a lab, its reuse key), ``kernels``
-(warm kernels), ``editions`` (languages), ``links`` (the built site's links), and the plugin:
-``plugin`` (its config and the pages' events) with its seams ``labpages``, ``theme`` and ``site``.
+Modules: ``snippets`` (running them), ``apart`` (the build's snippet process) and ``capture``
+(what a snippet writes, warns and logs); ``render`` (tables, figures, code as Markdown) and
+``values`` (a value as a page shows it); ``claims`` (a page's claims and how they are checked),
+``literals`` (a literal as written), ``quotes`` (sentences about library code, against its
+installed source) and ``prose`` (a page's claims, quotes and bare numbers); ``mathml`` (TeX);
+``labs`` (a lab source as each edition's notebook and page), ``runs`` (running a lab, its reuse
+key) and ``kernels`` (warm kernels); ``editions`` (languages); ``links`` (the built site's links);
+and the plugin: ``plugin`` (its config and the pages' events) with its seams ``labpages``,
+``theme`` and ``site``.
 """
 
 from __future__ import annotations

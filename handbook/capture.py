@@ -29,8 +29,9 @@ class Capture:
 
     The streams, ``warnings.showwarning`` and the root logger are the process's, so they are
     swapped for the run, but for routers: a write, a warning or a record from the running thread
-    is the snippet's; one from any other thread (a lab's, while a snippet runs) passes to where it
-    went before, and is not blamed on the snippet. The one filter added (a snippet's own
+    is the snippet's; one from any other thread (in the build's snippet process, the thread that
+    reads its requests; in a test, another test's) passes to where it went before, and is not
+    blamed on the snippet. The one filter added (a snippet's own
     deprecations are shown, as a script's are) names the snippet's module only, so it changes
     nothing another thread sees; adding it also makes every place warn afresh in this run, as in a
     new process. What a snippet itself does to the process (its own ``catch_warnings``) stays the

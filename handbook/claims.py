@@ -97,9 +97,9 @@ class Claim:
                 actual = plain(lab.value(self.line, self.expr))
             else:
                 run = runner.run(self.snippet)
-                if unknown := _unknown_name(self.expr, run.namespace):
+                if unknown := _unknown_name(self.expr, run.names()):
                     return f"{head} cannot be checked: {unknown}"
-                if not _reads_the_snippet(self.expr, run.namespace):
+                if not _reads_the_snippet(self.expr, run.names()):
                     return f"{head} cannot be checked: the expression reads no name the snippet defines"
                 actual = plain(run.value(self.expr))
         except SnippetError as error:
@@ -110,7 +110,7 @@ class Claim:
         return f"{head} does not hold: the prose says {self.literal}, {source} gives {show(actual)}"
 
 
-def _unknown_name(expr: str, namespace: dict[str, Any]) -> str | None:
+def _unknown_name(expr: str, names: dict[str, bool]) -> str | None:
     """What is wrong with a name the expression reads that neither the snippet nor Python defines
     (a misspelling, most often), with the snippet's nearest names; None when every name is known."""
     import builtins
@@ -124,19 +124,19 @@ def _unknown_name(expr: str, namespace: dict[str, Any]) -> str | None:
              for n in ast.walk(node.target) if isinstance(n, ast.Name)}
     bound |= {a.arg for node in ast.walk(tree) if isinstance(node, ast.Lambda) for a in node.args.args}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id not in namespace and node.id not in bound \
+        if isinstance(node, ast.Name) and node.id not in names and node.id not in bound \
                 and not hasattr(builtins, node.id):
-            own = [k for k in namespace if not k.startswith("__")]
+            own = list(names)
             near = difflib.get_close_matches(node.id, own, n=3)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
             return f"the snippet defines no name {node.id!r}{hint}"
     return None
 
 
-def _reads_the_snippet(expr: str, namespace: dict[str, Any]) -> bool:
+def _reads_the_snippet(expr: str, names: dict[str, bool]) -> bool:
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
         return True  # evaluating it reports the syntax error
-    own = {k for k, v in namespace.items() if not k.startswith("__") and type(v).__name__ != "module"}
+    own = {k for k, module in names.items() if not module}
     return any(isinstance(n, ast.Name) and n.id in own for n in ast.walk(tree))

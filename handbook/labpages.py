@@ -74,9 +74,6 @@ class LabPages:
                 _LAB_RUNS[key] = _done(executed)
             else:  # a new run (an earlier one of other code may still be going: its page is this one's now)
                 _PENDING.discard(self.lab_runs.get(name))
-                # jupyter_client imports IPython in the lab's thread; a snippet's pyplot meanwhile finds
-                # it half imported in sys.modules and fails. Imported here first, it is whole.
-                import IPython.paths  # noqa: F401
                 _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, labs.shown(source), run_text, key, executed)
                 _LABS_RAN[labs.shown(source)] += 1
                 self.labs_started = True

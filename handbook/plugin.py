@@ -80,7 +80,9 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
             raise PluginError("\n".join(problems))
         self.words = self.config.words
         folder = (self.root / self.config.snippets).resolve()
-        self.runner = EditionRunner(_RUNNERS.setdefault(folder, Runner(folder)), None if self.is_root else self.lang)
+        if folder not in _RUNNERS:
+            _RUNNERS[folder] = Runner(folder, apart=True)
+        self.runner = EditionRunner(_RUNNERS[folder], None if self.is_root else self.lang)
         self.cache = self.root / self.config.cache_dir / ("" if self.is_root else self.lang)
         self.docs_dir = config["docs_dir"]
         self.docs = Path(self.docs_dir).name  # docs, docs-en: how messages name a page's file

@@ -54,10 +54,6 @@ class Example:
         self._words = words  # the edition's (its config's handbook: words)
 
     @property
-    def namespace(self) -> dict[str, Any]:
-        return self.run.namespace
-
-    @property
     def stdout(self) -> str:
         return self.run.stdout
 

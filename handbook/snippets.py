@@ -1,14 +1,17 @@
-"""Running snippets: ``snippets/<chapter>/<name>.py`` executed in this process, with what it printed,
-the figures it showed and the names it left behind.
+"""Running snippets: ``snippets/<chapter>/<name>.py`` executed, with what it printed, the figures it
+showed and the names it left behind. The build runs them in a process of its own (``apart.py``), so
+nothing of the build's process is patched while one runs; the tests run them in theirs, where they
+call the functions a snippet defines.
 
 A snippet is a plain script (it runs alone with ``python``). Here it may not warn, write to stderr
 or log a warning: any of those fails it, as a raise does, with a one-line message naming the snippet
-and the line. What counts is what the snippet's own thread does: the build runs labs in other
-threads meanwhile, and their output, warnings and log lines go where they would have gone (see
-``handbook/capture.py``). Warnings are those Python shows a script run as ``python snippet.py``: the default
-filters, deprecations from the snippet's own lines included, each place warning afresh in every run. A snippet depends on nothing but its own text and the installed libraries
-(tests/test_snippets.py runs each alone from an empty folder), and the libraries cannot change inside
-one process; so while the text is the same, so is the result, and a ``Runner`` reuses it.
+and the line. What counts is what the snippet's own thread does: another thread's output, warnings
+and log lines meanwhile go where they would have gone (see ``capture.py``). Warnings are those Python
+shows a script run as ``python snippet.py``: the default filters, deprecations from the snippet's own
+lines included, each place warning afresh in every run. A snippet depends on nothing but its own text
+and the installed libraries (tests/test_snippets.py runs each alone from an empty folder), and the
+libraries cannot change inside one process; so while the text is the same, so is the result, and a
+``Runner`` reuses it.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import traceback
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,7 @@ matplotlib.use("agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
+from .apart import Apart  # noqa: E402
 from .capture import MODULE, Capture, SnippetError  # noqa: E402
 from .figures import phone_svg, svg  # noqa: E402
 
@@ -46,9 +51,22 @@ class Run:
     stdout: str
     shown: list[Shown] = field(default_factory=list, repr=False)
     _drawn: dict[str, list[Any] | SnippetError] = field(default_factory=dict, repr=False)
+    # A run in the build's snippet process (handbook/apart.py) has its namespace there: these
+    # name what it defined and ask that process for values and figures.
+    _names: dict[str, bool] | None = field(default=None, repr=False)
+    ask: Any = field(default=None, repr=False)
+    generation: int = 0
+
+    def names(self) -> dict[str, bool]:
+        """Each name the snippet defined (not a dunder), with whether it is a module."""
+        if self._names is None:
+            self._names = {k: isinstance(v, types.ModuleType) for k, v in self.namespace.items() if not k.startswith("__")}
+        return self._names
 
     def value(self, expr: str) -> Any:
         """Evaluate ``expr`` in the snippet's namespace."""
+        if self.ask is not None:
+            return self.ask("value", expr)
         try:
             return eval(expr, dict(self.namespace))  # noqa: S307  (the project's own snippets)
         except Exception as error:
@@ -68,7 +86,7 @@ class Run:
     def _draw(self, kind: str, writer: Any) -> list[Any]:
         if kind not in self._drawn:
             try:
-                self._drawn[kind] = draw(self.name, self.shown, writer)
+                self._drawn[kind] = self.ask(kind) if self.ask else draw(self.name, self.shown, writer)
             except SnippetError as error:
                 self._drawn[kind] = error  # reported at each ask, as a failed run is
         drawn = self._drawn[kind]
@@ -78,10 +96,13 @@ class Run:
 
 
 class Runner:
-    """Runs the snippets under ``folder``, each again only when its text has changed."""
+    """Runs the snippets under ``folder``, each again only when its text has changed: in this
+    process (tests, which call the functions a snippet defines), or ``apart``, each in a process
+    of its own (the build: handbook/apart.py)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, apart: bool = False) -> None:
         self.folder = Path(folder)
+        self.apart = Apart() if apart else None  # the build's snippet process
         self._runs: dict[str, Run | SnippetError] = {}
         self._sources: dict[str, str] = {}
         self.executed: list[str] = []  # names, in the order they ran (tests and serve read it)
@@ -96,10 +117,12 @@ class Runner:
         source = self.source(name)
         if source is None:
             raise SnippetError(f"no snippet snippets/{name}")
-        if self._sources.get(name) != source:
+        gone = isinstance(self._runs.get(name), Run) and self.apart and self._runs[name].generation != self.apart.generation
+        if self._sources.get(name) != source or gone:
             self.executed.append(name)
             try:
-                self._runs[name] = execute(name, source, self.folder / name)
+                run = self.apart.run if self.apart else execute
+                self._runs[name] = run(name, source, self.folder / name)
             except SnippetError as error:
                 self._runs[name] = error
             self._sources[name] = source

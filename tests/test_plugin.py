@@ -36,22 +36,93 @@ def test_missing_snippet(snippets):
         snippets.runner.run("nope.py")
 
 
-@pytest.mark.parametrize(
-    ("source", "message"),
-    [
-        ("x = 1\n1 / 0\n", r"snippets/a.py raised ZeroDivisionError: division by zero at line 2"),
-        ("import warnings\nwarnings.warn('old', DeprecationWarning)\n", r"warned at line 2: DeprecationWarning: old"),
-        ("import warnings\nwarnings.warn('hm')\n", r"warned at line 2: UserWarning: hm"),
-        ("import sys\nprint('oops', file=sys.stderr)\n", r"wrote to stderr: oops"),
-        ("import logging\nlogging.getLogger('x').warning('careful')\n", r"logged a warning: careful"),
-        ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n", r"never calls plt.show"),
-        ("import matplotlib.pyplot as plt\nplt.title('가림')\nplt.show()\n", r"missing from font"),
-    ],
-)
+FAILURES = [  # a snippet's source, and the one-line message its run fails with
+    ("x = 1\n1 / 0\n", r"snippets/a.py raised ZeroDivisionError: division by zero at line 2"),
+    ("import warnings\nwarnings.warn('old', DeprecationWarning)\n", r"warned at line 2: DeprecationWarning: old"),
+    ("import warnings\nwarnings.warn('hm')\n", r"warned at line 2: UserWarning: hm"),
+    ("import sys\nprint('oops', file=sys.stderr)\n", r"wrote to stderr: oops"),
+    ("import logging\nlogging.getLogger('x').warning('careful')\n", r"logged a warning: careful"),
+    ("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n", r"never calls plt.show"),
+    ("import matplotlib.pyplot as plt\nplt.title('가림')\nplt.show()\n", r"missing from font"),
+]
+
+
+@pytest.mark.parametrize(("source", "message"), FAILURES)
 def test_a_snippet_fails_in_one_line_naming_itself(snippets, source, message):
     with pytest.raises(SnippetError, match=message) as error:
         snippets.runner.run(snippets("a.py", source)).figures  # a glyph is missed when the figure is drawn
     assert "\n" not in str(error.value)
+
+
+@pytest.fixture(scope="module")
+def apart(tmp_path_factory):
+    """A runner as the build has it: its snippets run in a process of their own (handbook/apart.py)."""
+    folder = tmp_path_factory.mktemp("apart")
+    runner = Runner(folder, apart=True)
+
+    def write(name: str, source: str) -> str:
+        (folder / name).write_text(source, encoding="utf-8")
+        return name
+
+    write.runner = runner
+    yield write
+    runner.apart.close()
+
+
+def test_the_builds_snippets_run_in_a_process_of_their_own_and_nothing_of_its_own_is_patched(apart, monkeypatch):
+    import os
+
+    def patched(*_):
+        raise AssertionError("a snippet run apart patched the build's own streams, warnings or loggers")
+
+    monkeypatch.setattr(Capture, "__enter__", patched)
+    run = apart.runner.run(apart("pid.py", "import os\npid = os.getpid()\nrows = [[1, 2], [3, 4]]\nprint('hello')\n"))
+    assert run.stdout == "hello\n" and run.names() == {"os": True, "pid": False, "rows": False}
+    assert run.value("pid") != os.getpid() and run.value("rows[1]") == [3, 4]
+    with pytest.raises(SnippetError, match=r"pid.py: cannot evaluate 'rows\[2\]': IndexError"):
+        run.value("rows[2]")
+
+
+@pytest.mark.parametrize(("source", "message"), FAILURES)
+def test_a_snippet_run_apart_fails_as_it_fails_in_this_process(apart, source, message):
+    with pytest.raises(SnippetError, match=message) as error:
+        apart.runner.run(apart("a.py", source)).figures
+    assert "\n" not in str(error.value)
+
+
+def test_a_figure_drawn_apart_is_the_one_drawn_here(apart, snippets):
+    source = "import matplotlib.pyplot as plt\nfig, ax = plt.subplots(1, 3, figsize=(7.2, 2.8))\nplt.show()\n"
+    here = snippets.runner.run(snippets("f.py", source))
+    there = apart.runner.run(apart("f.py", source))
+    assert there.figures == here.figures and there.phones == here.phones and len(there.phones[0]) > 0
+
+
+def test_a_value_that_cannot_leave_the_snippets_process_is_an_error_naming_it(apart):
+    run = apart.runner.run(apart("gen.py", "squares = (i * i for i in range(3))\n"))
+    with pytest.raises(SnippetError, match=r"gen.py: 'squares' is a builtins.generator, which cannot leave the "
+                                           r"snippet's process: it does not pickle"):
+        run.value("squares")
+    assert run.value("list(squares)") == [0, 1, 4]
+
+
+def test_a_snippet_that_exits_fails_and_one_that_ends_its_process_fails_and_the_rest_run_again(tmp_path):
+    runner = Runner(tmp_path, apart=True)
+    (tmp_path / "b.py").write_text("x = 2\n", encoding="utf-8")
+    (tmp_path / "exit.py").write_text("raise SystemExit(2)\n", encoding="utf-8")
+    (tmp_path / "crash.py").write_text("import os\nos._exit(3)\n", encoding="utf-8")
+    try:
+        before = runner.run("b.py")
+        with pytest.raises(SnippetError, match=r"snippets/exit.py raised SystemExit\(2\)"):
+            runner.run("exit.py")
+        assert before.value("x") == 2  # the process lives on
+        with pytest.raises(SnippetError, match=r"snippets/crash.py ended its process before it finished"):
+            runner.run("crash.py")
+        with pytest.raises(SnippetError, match=r"snippets/b.py: the process that ran it has ended"):
+            before.value("x")
+        assert runner.run("b.py").value("x") == 2  # run again, in a new process
+        assert runner.executed == ["b.py", "exit.py", "crash.py", "b.py"]
+    finally:
+        runner.apart.close()
 
 
 def test_figures_are_drawn_when_asked_for_once_under_the_settings_they_were_shown_with(snippets, monkeypatch):
