@@ -1,8 +1,8 @@
 """The labs' seam of the plugin: each lab source becomes a page in every edition, its run starts
 while the chapters build (or, under ``mkdocs serve``, once the first build is served) and is shared
-by every edition whose notebook is the same, and a lab no nav lists joins the nav's labs. Runs live
-in this module, shared by every edition's plugin and kept for the whole of ``mkdocs serve``, so an
-unchanged lab is not run again, neither for another language nor on a rebuild."""
+by every edition whose notebook is the same, and a lab no nav lists joins the nav's labs. Runs are
+the build's (``shared.Shared``), so an unchanged lab is not run again, neither for another language
+nor on a rebuild."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import html
 import logging
 import os
 import textwrap
-import threading
-from collections import Counter
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +26,6 @@ from .render import FIGURE_SRC
 
 log = logging.getLogger("mkdocs.plugins.handbook")
 LABS = "labs"  # where each edition's lab pages are, in the site and in its nav
-# Each lab execution by its key (code cells and environment), running or done; the runs started in
-# this build (every edition's), by lab source.
-_LAB_RUNS: dict[str, Future] = {}
-_LABS_RAN: Counter[str] = Counter()
 
 
 class LabPages:
@@ -48,7 +43,7 @@ class LabPages:
             name = source.stem
             try:
                 text = nbformat.writes(labs.notebook(source, self.runner.folder, self.lang, config["site_url"] or "",
-                                                     resolve=self.runner.name))
+                                                     resolve=self.runner.name, made=self.shared.notebooks))
             except labs.LabError as error:
                 raise PluginError(str(error)) from None
             # Its text, or a comment in its code, changed and its run did not: the page is made again
@@ -63,19 +58,20 @@ class LabPages:
             # Keyed by the code alone: another edition's lab with the same code is the same run.
             key, executed = runs.digest(runs.code_of(run_text) + env), self.cache / f"{name}.ipynb"
             self.lab_books[name] = executed
-            shared = _LAB_RUNS.get(key)
+            known = self.shared.lab_runs.get(key)
             if self.lab_keys.get(name) == key and runs.is_current(executed, key):
                 pass  # this edition's page already shows this run
-            elif shared is not None and (not (shared.done() and shared.exception()) or self.lab_runs.get(name) is shared):
-                # run for another edition, or earlier in this process; a failed run is run again only
+            elif known is not None and (not (known.done() and known.exception()) or self.lab_runs.get(name) is known):
+                # run for another edition, or earlier in this build's process; a failed run is run again only
                 # once its page has shown the failure (under serve, its end asked for the rebuild that shows it)
-                self.lab_runs[name] = shared
+                self.lab_runs[name] = known
             elif self.config.lab_cache and runs.is_current(executed, key):
-                _LAB_RUNS[key] = _done(executed)
+                self.shared.lab_runs[key] = _done(executed)
             else:  # a new run (an earlier one of other code may still be going: its page is this one's now)
-                _PENDING.discard(self.lab_runs.get(name))
-                _LAB_RUNS[key] = self.lab_runs[name] = self.pool.submit(self._run_lab, labs.shown(source), run_text, key, executed)
-                _LABS_RAN[labs.shown(source)] += 1
+                self.shared.pending.discard(self.lab_runs.get(name))
+                run = self.pool.submit(self._run_lab, labs.shown(source), run_text, key, executed)
+                self.shared.lab_runs[key] = self.lab_runs[name] = run
+                self.shared.labs_ran[labs.shown(source)] += 1
                 self.labs_started = True
             self.lab_keys[name] = key
             page = self.cache / f"{name}.md"
@@ -93,8 +89,8 @@ class LabPages:
 
     def _run_lab(self, file: str, text: str, key: str, executed: Path) -> Path:
         if self.fill_in:  # the first pages first: on two cores the labs took half the CPU from them
-            _SERVED.wait()
-            if _SERVING.get("stopped"):
+            self.shared.served.wait()
+            if self.shared.stopped:
                 raise labs.LabError(f"{file}: not run, the server stopped first")
         book = runs.execute(file, text, key)
         _copy(nbformat.writes(book), executed)
@@ -145,15 +141,15 @@ class LabPages:
             # An author sees the lab's text and code at once, and its outputs when its run ends: the
             # run stays pending here, its end asks the server for a rebuild (on_serve), and on_nav
             # makes this page again then.
-            if run not in _PENDING:  # one callback a run, however many builds show it running
-                _PENDING.add(run)
-                run.add_done_callback(_lab_ended)
+            if run not in self.shared.pending:  # one callback a run, however many builds show it running
+                self.shared.pending.add(run)
+                run.add_done_callback(partial(_lab_ended, self.shared, name))
             unrun = nbformat.reads(self.lab_texts[name], as_version=4)
             text = labs.markdown(unrun, self._page_cells(name), self._lab_figure, self.words["output"])
             return f'!!! info "{self.words["lab running"]}"\n\n{text}', None
         if run is not None:
             del self.lab_runs[name]
-            _PENDING.discard(run)
+            self.shared.pending.discard(run)
             try:
                 executed = run.result()
                 if executed != self.lab_books[name]:  # another edition's run of the same code
@@ -177,7 +173,7 @@ class LabPages:
     def _page_cells(self, name: str) -> Any:
         """The lab's cells as the page shows them: its code as the sources have it now."""
         return labs.notebook(self._lab_source(name), self.runner.folder, self.lang, download=False,
-                             resolve=self.runner.name)
+                             resolve=self.runner.name, made=self.shared.notebooks)
 
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")
@@ -187,13 +183,13 @@ class LabPages:
 
     def on_serve(self, server: Any, **_: Any) -> Any:
         """`mkdocs serve` has built the site once and serves it: the labs start now, and each
-        one's end asks this server for the rebuild that fills its page in."""
-        for needed in ("_rebuild_cond", "_want_rebuild"):
-            if not hasattr(server, needed):
-                raise PluginError(f"MkDocs' live-reload server has no {needed}: a lab page shown while its "
-                                  f"run goes on could not ask for the rebuild that fills it in")
-        _SERVING["server"] = server
-        _SERVED.set()  # the labs start now, after the first build (no run has ended before this)
+        one's end asks this server for the rebuild that fills its page in, by writing to a folder
+        the server watches (``LiveReloadServer.watch``: a change under it rebuilds the site)."""
+        ended = self.root / self.config.cache_dir / ".ended"
+        ended.mkdir(parents=True, exist_ok=True)
+        server.watch(str(ended))
+        self.shared.ended = ended
+        self.shared.served.set()  # the labs start now, after the first build (no run has ended before this)
         return server
 
 
@@ -205,22 +201,12 @@ def _copy(text: str, path: Path) -> None:
     part.replace(path)
 
 
-# Lab runs whose pages were shown without their outputs, and the server to ask for the rebuild that
-# shows them (set by on_serve once `mkdocs serve` serves).
-_PENDING: set[Future] = set()
-_SERVING: dict[str, Any] = {}
-_SERVED = threading.Event()  # under serve, labs start once the first build is served
-
-
-def _lab_ended(_run: Future) -> None:
-    """In the lab's thread, as its run ends (or fails): ask the server for a rebuild, as it asks
-    itself when a watched file changes (LiveReloadServer.watch's callback, mkdocs/livereload/
-    __init__.py, mkdocs 1.6.1): one rebuild soon, however many runs ended."""
-    server = _SERVING.get("server")
-    if server is not None:
-        with server._rebuild_cond:
-            server._want_rebuild = True
-            server._rebuild_cond.notify_all()
+def _lab_ended(shared: Any, name: str, _run: Future) -> None:
+    """In the lab's thread, as the run of lab ``name`` ends (or fails): ask the server for a
+    rebuild, by a change in the folder it watches (on_serve). The server rebuilds once for the
+    changes of a moment (its build_delay), however many runs ended."""
+    if shared.ended is not None:
+        _copy(f"{name} ended\n", shared.ended / name)
 
 
 def _nav_files(nav: Any) -> set[str]:

@@ -34,7 +34,7 @@ class LabError(Exception):
 
 
 def notebook(source: Path, snippets: Path, lang: str, site_url: str = "", download: bool = True,
-             resolve: Callable[[str], str] = str) -> Any:
+             resolve: Callable[[str], str] = str, made: dict[tuple, Any] | None = None) -> Any:
     """The notebook readers of the ``lang`` edition download: its text cells and the code cells.
     Each ``# snippet: chapter/x.py`` cell becomes that snippet's code (``resolve(name)``'s: an
     edition's runner names its variant where one exists), a setup cell comes first, claims are
@@ -42,9 +42,10 @@ def notebook(source: Path, snippets: Path, lang: str, site_url: str = "", downlo
     the same bytes. With ``download=False``, the text cells stay as the page renders them (claims,
     links to the chapters' Markdown files).
 
-    Made once a process for the same inputs (the lab's text, and the name and text of every
-    snippet it may include): a `serve` rebuild asks for every edition's notebooks twice, and
-    jupytext's parse and nbformat's validation took 2.1 of a prose edit's 7.7 profiled seconds."""
+    With ``made`` (kept from one call to the next: the build's), made once for the same inputs (the
+    lab's text, and the name and text of every snippet it may include): a `serve` rebuild asks for
+    every edition's notebooks twice, and jupytext's parse and nbformat's validation took 2.1 of a
+    prose edit's 7.7 profiled seconds. ``made`` holds the latest notebook of each kind."""
     import copy
 
     text = source.read_text(encoding="utf-8")
@@ -53,12 +54,10 @@ def notebook(source: Path, snippets: Path, lang: str, site_url: str = "", downlo
         path = snippets / resolve(name) if (snippets / name).is_file() else None
         included.append((name, path and path.read_text(encoding="utf-8")))
     which, inputs = (str(source), str(snippets), lang, site_url, download), (text, tuple(included))
-    if _NOTEBOOKS.get(which, (None,))[0] != inputs:
-        _NOTEBOOKS[which] = (inputs, _notebook(source, snippets, lang, site_url, download, resolve))
-    return copy.deepcopy(_NOTEBOOKS[which][1])
-
-
-_NOTEBOOKS: dict[tuple, tuple[tuple, Any]] = {}  # which notebook -> (its inputs, the notebook): the latest only
+    made = {} if made is None else made
+    if made.get(which, (None,))[0] != inputs:
+        made[which] = (inputs, _notebook(source, snippets, lang, site_url, download, resolve))
+    return copy.deepcopy(made[which][1])
 
 
 def _notebook(source: Path, snippets: Path, lang: str, site_url: str, download: bool,

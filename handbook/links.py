@@ -28,31 +28,30 @@ class _Page(HTMLParser):
             self.refs.append(values[REFERENCES[tag]])
 
 
-# Each HTML file's ids and links, by its path, with the (mtime, size) they were read at: `mkdocs serve
-# --dirty` rewrites only the pages an edit touched, and parsing the rest again cost 1.4 s a rebuild.
-_READ: dict[Path, tuple[tuple[int, int], _Page]] = {}
-
-
-def _read(html: Path) -> _Page:
+def _read(html: Path, read: dict[Path, Any]) -> _Page:
     stat = html.stat()
     stamp = (stat.st_mtime_ns, stat.st_size)
-    known = _READ.get(html)
+    known = read.get(html)
     if known is None or known[0] != stamp:
         parser = _Page()
         parser.feed(html.read_text(encoding="utf-8"))
-        known = _READ[html] = (stamp, parser)
+        known = read[html] = (stamp, parser)
     return known[1]
 
 
-def broken_links(site: Path, base_path: str = "/", sources: dict[Path, tuple[str, str]] | None = None) -> list[str]:
+def broken_links(site: Path, base_path: str = "/", sources: dict[Path, tuple[str, str]] | None = None,
+                 read: dict[Path, Any] | None = None) -> list[str]:
     """``page: link (why)`` for each internal link of the HTML files under ``site`` that points at
     no file, or at an anchor the target page lacks. Absolute paths are read under ``base_path``.
     ``sources`` (a built page's path -> its source file and text) puts the source's file and line
-    first: ``docs/a.md:12: link (why), in a/index.html``."""
-    pages = {html: _read(html) for html in sorted(p.resolve() for p in site.rglob("*.html"))}
-    for gone in _READ.keys() - pages.keys():
+    first: ``docs/a.md:12: link (why), in a/index.html``. ``read`` keeps each file's ids and links,
+    with the (mtime, size) they were read at, from one call to the next: `mkdocs serve --dirty`
+    rewrites only the pages an edit touched, and parsing the rest again cost 1.4 s a rebuild."""
+    read = {} if read is None else read
+    pages = {html: _read(html, read) for html in sorted(p.resolve() for p in site.rglob("*.html"))}
+    for gone in read.keys() - pages.keys():
         if gone.is_relative_to(site.resolve()):
-            del _READ[gone]
+            del read[gone]
     broken, files = [], {}  # files: a link's target, normalised -> the file it names, or None
     for html, parser in pages.items():
         for ref in parser.refs:

@@ -2,7 +2,7 @@
 claims and numbers and turns TeX into MathML. Its other seams are mixins, each in a module of its
 own: ``labpages`` (labs become pages; runs shared across editions and rebuilds), ``theme`` (what
 Material's templates and search get) and ``site`` (the other editions, and what only the whole
-built site shows). Snippet runs are shared by every edition's plugin, through one runner a folder."""
+built site shows). Snippet and lab runs are shared by every edition's plugin (``shared``)."""
 
 from __future__ import annotations
 
@@ -22,17 +22,17 @@ from mkdocs.structure.files import File
 
 from . import _activate, labs
 from .editions import EditionRunner, word_problems
-from .labpages import _LABS_RAN, _SERVED, _SERVING, LabPages
+from .labpages import LabPages
 from .layout import keep_tokens_whole
 from .mathml import mathml
 from .prose import check_page
 from .render import FIGURE_SRC, Example, Figures
-from .site import _SOURCES, FIGURES, WholeSite
+from .shared import Shared
+from .site import FIGURES, WholeSite
 from .snippets import Runner, SnippetError
 from .theme import Theme
 
 log = logging.getLogger("mkdocs.plugins.handbook")
-_RUNNERS: dict[Path, Runner] = {}  # the runner of each snippets folder, shared by every edition's plugin
 
 
 class HandbookConfig(Config):
@@ -66,6 +66,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         self.ran_before = 0  # how many snippet runs this process had made when this build began
         self.edition_configs: dict[str, type] = {}  # lang -> that edition's config class (site.py)
         self.started: list[Any] = []  # the editions' plugin collections, started by this plugin
+        self.shared = Shared()  # the build's: an edition built by the root edition gets the root's (site.py)
 
     def on_config(self, config: Any) -> Any:
         if not hasattr(self, "pool"):  # built without on_startup (MkDocs calls it; tests may not)
@@ -80,9 +81,9 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
             raise PluginError("\n".join(problems))
         self.words = self.config.words
         folder = (self.root / self.config.snippets).resolve()
-        if folder not in _RUNNERS:
-            _RUNNERS[folder] = Runner(folder, apart=True)
-        self.runner = EditionRunner(_RUNNERS[folder], None if self.is_root else self.lang)
+        if folder not in self.shared.runners:
+            self.shared.runners[folder] = Runner(folder, apart=True)
+        self.runner = EditionRunner(self.shared.runners[folder], None if self.is_root else self.lang)
         self.cache = self.root / self.config.cache_dir / ("" if self.is_root else self.lang)
         self.docs_dir = config["docs_dir"]
         self.docs = Path(self.docs_dir).name  # docs, docs-en: how messages name a page's file
@@ -105,7 +106,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         self.reported.clear()
         if self.is_root:  # this build's runs, every edition's: counted from here (on_post_build)
             self.ran_before = len(self.runner.runner.executed)
-            _LABS_RAN.clear()
+            self.shared.labs_ran.clear()
 
     # -- what pages call -------------------------------------------------------------------
 
@@ -159,7 +160,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         self.page_source = (file, source)
         if getattr(page.file, "abs_dest_path", None):  # a lab's every language: its links and citations
             every = source if name is None else labs.prose(self._lab_source(name), None)
-            _SOURCES[Path(page.file.abs_dest_path).resolve()] = (file, every)
+            self.shared.sources[Path(page.file.abs_dest_path).resolve()] = (file, every)
         problems = check_page(source, file, self.runner, lab)
         if name is not None and lab is None:  # the lab failed (under serve): that failure is the problem shown
             problems = [p for p in problems if "no executed lab was given" not in p]
@@ -179,8 +180,8 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
     def on_shutdown(self) -> None:
         for plugins in self.started:  # the other editions' plugins end with this one
             plugins.on_shutdown()
-        _SERVING["stopped"] = True
-        _SERVED.set()  # a lab still waiting to start ends now, unrun
+        self.shared.stopped = True
+        self.shared.served.set()  # a lab still waiting to start ends now, unrun
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 

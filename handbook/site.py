@@ -13,14 +13,10 @@ from typing import Any
 
 from . import _activate, references
 from .editions import lab_pair_problems, pair_problems, variant_problems
-from .labpages import _LABS_RAN
 from .links import broken_links
 
 log = logging.getLogger("mkdocs.plugins.handbook")
 FIGURES = "assets/figures/"
-# Each built page's source, by the page's path in the site (every edition's): a broken link is
-# reported at the line of the file an author edits, not only the built page.
-_SOURCES: dict[Path, tuple[str, str]] = {}
 
 
 class WholeSite:
@@ -45,14 +41,14 @@ class WholeSite:
                 log.warning(problem)
         for problem in variant_problems(self.runner.folder, list(self.config.editions)):
             log.warning(problem)
-        for problem in broken_links(site, _base_path(config["site_url"]), _SOURCES):
+        for problem in broken_links(site, _base_path(config["site_url"]), self.shared.sources, self.shared.pages):
             log.warning(f"broken link: {problem}")
         try:  # every GitHub thread a page cites is in the list, as the kind it is, and every entry is cited
             listed = references.load(self.root / "references.yml")
         except (OSError, ValueError) as error:
             log.warning(f"references.yml: {error}")
         else:
-            for problem in references.problems(dict(_SOURCES.values()), listed):
+            for problem in references.problems(dict(self.shared.sources.values()), listed):
                 log.warning(problem)
 
     def _count_runs(self) -> None:
@@ -62,12 +58,13 @@ class WholeSite:
         snippets = Counter(self.runner.runner.executed[self.ran_before:])
         if self.serving:
             return
-        for name, times in sorted((snippets + _LABS_RAN).items()):
+        for name, times in sorted((snippets + self.shared.labs_ran).items()):
             if times > 1:
                 log.warning(f"{name if name.startswith('labs/') else 'snippets/' + name} ran {times} times in one build: "
                             "each runs once for every edition (a lab whose code differs between editions runs for each)")
-        log.info(f"handbook: {len(snippets)} snippets and {len(_LABS_RAN)} labs ran in this build, "
-                 f"{sum(snippets.values()) + sum(_LABS_RAN.values())} runs in all")
+        labs = self.shared.labs_ran
+        log.info(f"handbook: {len(snippets)} snippets and {len(labs)} labs ran in this build, "
+                 f"{sum(snippets.values()) + sum(labs.values())} runs in all")
 
     def _edition_config(self, lang: str, path: Path, site_dir: Path) -> Any:
         """``mkdocs.<lang>.yml`` loaded as ``mkdocs.config.load_config`` loads a config, into a
@@ -110,6 +107,7 @@ class WholeSite:
         if not hasattr(handbook, "pool"):  # new: started once, like this one
             edition.plugins.on_startup(command="serve" if self.serving else "build", dirty=self.dirty)
             self.started.append(edition.plugins)
+        handbook.shared = self.shared  # its pages share this build's runs
         handbook.root_site_url, handbook.root_docs_dir = config.site_url, self.docs_dir
         if self.labs_started:  # what this build's lab runs left, collected now, not while a snippet runs
             gc.collect()  # (0.45 s: not on a rebuild that ran no lab)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import jinja2
-import jinja2.bccache
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import CombinedEvent, event_priority
 
@@ -58,7 +56,7 @@ class Theme:
         which compiled Material's 71 templates again on every `serve` rebuild (1.8 of 7.7
         profiled seconds of a prose edit's rebuild). Jinja checks each template's source
         against the cached code's checksum, so an edited template is compiled afresh."""
-        env.bytecode_cache = _TEMPLATES
+        env.bytecode_cache = self.shared.templates
         return env
 
     def on_template_context(self, context: Any, template_name: str, **_: Any) -> Any:
@@ -82,23 +80,6 @@ class Theme:
                 raise PluginError(f"{page.file.src_uri}: Material's header has no {label} to name {name!r}")
             output = output.replace(label, f'{label[:-1]} role="button" tabindex="0" aria-label="{name}">')
         return output
-
-
-class _Compiled(jinja2.BytecodeCache):
-    """Jinja's bytecode cache, held in memory (its own caches are on disk or in memcached)."""
-
-    def __init__(self) -> None:
-        self.codes: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if (code := self.codes.get(bucket.key)) is not None:
-            bucket.bytecode_from_string(code)  # a checksum that differs leaves the bucket empty
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.codes[bucket.key] = bucket.bytecode_to_string()
-
-
-_TEMPLATES = _Compiled()
 
 
 def _search_index(config: Any) -> Any:

@@ -218,23 +218,26 @@ def test_a_comment_or_a_blank_line_runs_no_lab_again_and_any_change_of_code_does
 
 
 def test_a_notebook_made_again_from_the_same_sources_is_a_copy_and_any_edit_makes_it_anew(tmp_path):
-    # Made once a process for the same inputs (serve asks for every lab at each rebuild): an edit
-    # to the lab or to a snippet it includes gives the new notebook, and callers may change theirs.
+    # Made once for the same inputs in what ``made`` keeps (the build's: serve asks for every lab at
+    # each rebuild): an edit to the lab or to a snippet it includes gives the new notebook, and
+    # callers may change theirs.
+    made: dict = {}
     (tmp_path / "labs").mkdir()
     (tmp_path / "s").mkdir()
     lab, snippet = tmp_path / "labs/x.py", tmp_path / "s/a.py"
     lab.write_text('# %% [markdown] lang="ko"\n# # X\n\n# %%\n# snippet: a.py\n', encoding="utf-8")
     snippet.write_text("print(1)\n", encoding="utf-8")
-    first = labs.notebook(lab, tmp_path / "s", "ko")
+    first = labs.notebook(lab, tmp_path / "s", "ko", made=made)
     first.cells[-1].source = "changed by a caller"
-    assert labs.notebook(lab, tmp_path / "s", "ko").cells[-1].source == "print(1)"
+    assert len(made) == 1
+    assert labs.notebook(lab, tmp_path / "s", "ko", made=made).cells[-1].source == "print(1)"
     snippet.write_text("print(2)\n", encoding="utf-8")
-    assert labs.notebook(lab, tmp_path / "s", "ko").cells[-1].source == "print(2)"
+    assert labs.notebook(lab, tmp_path / "s", "ko", made=made).cells[-1].source == "print(2)"
     lab.write_text(lab.read_text(encoding="utf-8") + "\n# %%\nprint(3)\n", encoding="utf-8")
-    assert labs.notebook(lab, tmp_path / "s", "ko").cells[-1].source == "print(3)"
+    assert labs.notebook(lab, tmp_path / "s", "ko", made=made).cells[-1].source == "print(3)"
     snippet.unlink()
     with pytest.raises(labs.LabError, match="missing snippet snippets/a.py"):
-        labs.notebook(lab, tmp_path / "s", "ko")
+        labs.notebook(lab, tmp_path / "s", "ko", made=made)
 
 
 def test_a_lab_page_shows_the_code_as_the_sources_have_it_beside_the_outputs_of_its_run():

@@ -382,15 +382,16 @@ def test_broken_links_in_raw_html_are_found(tmp_path):
 def test_broken_links_reads_again_what_a_rebuild_rewrote(tmp_path):
     """Pages are read once and kept while unchanged (serve --dirty rewrites only what an edit
     touched); a rewritten, removed or new page is read as it is now."""
+    read: dict = {}
     (tmp_path / "a").mkdir()
     (tmp_path / "index.html").write_text('<a href="a/#here">ok</a>')
     (tmp_path / "a/index.html").write_text('<h2 id="here">h</h2>')
-    assert broken_links(tmp_path) == []
+    assert broken_links(tmp_path, read=read) == [] and len(read) == 2
     (tmp_path / "a/index.html").write_text('<h2 id="there">a longer heading</h2>')
-    assert broken_links(tmp_path) == ["index.html: a/#here (no such anchor)"]
+    assert broken_links(tmp_path, read=read) == ["index.html: a/#here (no such anchor)"]
     (tmp_path / "a/index.html").unlink()
     (tmp_path / "b.html").write_text('<a href="index.html#top">up</a>')
-    assert broken_links(tmp_path) == ["b.html: index.html#top (no such anchor)", "index.html: a/#here (no such file)"]
+    assert broken_links(tmp_path, read=read) == ["b.html: index.html#top (no such anchor)", "index.html: a/#here (no such file)"]
 
 
 def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
@@ -508,9 +509,10 @@ def test_a_citation_that_is_not_listed_mistyped_or_unlinked_is_named(tmp_path):
         references.load(tmp_path / "bad.yml")
 
 
-def test_templates_compile_once_a_process_and_an_edited_one_again(tmp_path):
-    # MkDocs makes a new Jinja environment each build; the plugin's bytecode cache spares a serve
-    # rebuild compiling Material's templates again, and an edited template is compiled afresh.
+def test_templates_compile_once_while_the_plugin_lives_and_an_edited_one_again(tmp_path):
+    # MkDocs makes a new Jinja environment each build and keeps the plugin; the plugin's bytecode
+    # cache spares a serve rebuild compiling Material's templates again, and an edited template is
+    # compiled afresh.
     import jinja2
 
     from handbook.plugin import HandbookPlugin
@@ -524,7 +526,9 @@ def test_templates_compile_once_a_process_and_an_edited_one_again(tmp_path):
 
     template = tmp_path / "t.html"
     template.write_text("one {{ x }}", encoding="utf-8")
-    render = lambda: (HandbookPlugin().on_env(Environment(loader=jinja2.FileSystemLoader(tmp_path)))  # noqa: E731
+    plugin = HandbookPlugin()
+    plugin.on_startup(command="serve", dirty=True)
+    render = lambda: (plugin.on_env(Environment(loader=jinja2.FileSystemLoader(tmp_path)))  # noqa: E731
                       .get_template("t.html").render(x=1))
     assert render() == "one 1" and render() == "one 1" and compiled == ["one {{ x }}"]
     template.write_text("two {{ x }}", encoding="utf-8")
@@ -532,7 +536,6 @@ def test_templates_compile_once_a_process_and_an_edited_one_again(tmp_path):
 
 
 def test_a_snippet_or_lab_run_twice_in_one_build_is_a_warning_and_each_build_counts_its_runs(tmp_path, caplog):
-    from handbook import labpages as module
     from handbook.editions import EditionRunner
     from handbook.plugin import HandbookPlugin
 
@@ -545,13 +548,11 @@ def test_a_snippet_or_lab_run_twice_in_one_build_is_a_warning_and_each_build_cou
         plugin.runner.runner.executed[:] = ["old/run.py"]  # before this build: not its run
         plugin.ran_before = 1
         plugin.runner.runner.executed += ["a/x.py", "a/x.en.py", "a/y.py", "a/y.py"]
-        module._LABS_RAN.clear()
-        module._LABS_RAN.update({"labs/x.py": 2, "labs/z.py": 1})
+        plugin.shared.labs_ran.update({"labs/x.py": 2, "labs/z.py": 1})
         caplog.clear()
         with caplog.at_level("INFO", logger="mkdocs.plugins.handbook"):
             plugin._count_runs()
         built[command] = [(r.levelname, r.getMessage()) for r in caplog.records]
-    module._LABS_RAN.clear()
     assert built["build"] == [
         ("WARNING", "snippets/a/y.py ran 2 times in one build: each runs once for every edition (a lab whose "
                     "code differs between editions runs for each)"),

@@ -25,7 +25,6 @@ SERVE = textwrap.dedent("""
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    from handbook import labpages
     site, started = Path("site"), False
 
     def rebuild():
@@ -35,7 +34,8 @@ SERVE = textwrap.dedent("""
             config.plugins.on_startup(command="serve", dirty=True)
             started = True
         build(config, dirty=True)
-        labpages._SERVED.set()  # as on_serve does after the first build: the labs may start
+        config.plugins["handbook"].shared.served.set()  # as on_serve does after the first build: the labs may start
+        return config.plugins["handbook"].shared
 
     for line in sys.stdin:
         before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
@@ -46,10 +46,10 @@ SERVE = textwrap.dedent("""
             newest = max([*before.values(), path.stat().st_mtime_ns]) + 1
             os.utime(path, ns=(newest, newest))
         start = time.perf_counter()
-        rebuild()
+        shared = rebuild()
         seconds = time.perf_counter() - start
-        while labpages._PENDING:  # the runs this build left going: each one's end, a rebuild
-            wait(list(labpages._PENDING))
+        while shared.pending:  # the runs this build left going: each one's end, a rebuild
+            wait(list(shared.pending))
             rebuild()
         after = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
         pages = sorted(str(p.parent.relative_to(site)) for p in after if before.get(p) != after[p])
