@@ -38,11 +38,13 @@ def keep_tokens_whole(page_html: str) -> str:
 # break), a word with a hyphen or slash in it ("-inf", "0/-inf", "bool/float"), which Chromium
 # breaks after its "-" or "/", and an "=" with the word after it ("True = 가림" breaks as "True" /
 # "= 가림", not "True =" / "가림" or, in a narrow column, one word a line). The cell breaks at its
-# other spaces.
+# other spaces. A formula keeps the brackets it sits in, and the word glued to them ("인과 (" /
+# "L_Q < L_K)" broke apis' column title).
 SHORT_CODE, SHORT_GROUP = 40, 24
 _CELL = re.compile(r"<(?P<tag>td|th)(?P<attrs>(?:\s[^>]*)?)>(?P<body>.*?)</(?P=tag)>", re.S)
 _CODE = re.compile(r"<code(?P<attrs>(?:\s[^>]*)?)>(?P<body>(?:(?!</?code[\s>]).)*?)</code>", re.S)
 _PIECES = re.compile(r"(<math\b.*?</math>|<code\b.*?</code>|<[^>]+>)", re.S)
+_BRACKETED_MATH = re.compile(r"(?P<open>[^\s<>()\[\]]*[(\[])?(?P<math><math\b.*?</math>)(?P<close>[)\]][^\s<>]*)?", re.S)
 _HANGUL = re.compile("[\uac00-\ud7a3]")
 _PROSE = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 _WORD = re.compile(r"(?<!\S)\S*[-/]\S*")
@@ -77,11 +79,12 @@ def _table_cell(match: re.Match) -> str:
         return match[0]
     body = _CODE.sub(lambda m: f'<code{m["attrs"]} class="nobreak">{m["body"]}</code>'
                      if "class=" not in m["attrs"] and len(_text(m["body"])) <= SHORT_CODE else m[0], body)
+    body = _BRACKETED_MATH.sub(lambda m: f'<span class="nobreak">{m[0]}</span>' if m["open"] or m["close"] else m[0], body)
     pieces = _PIECES.split(body)  # text, then a tag, a formula or a code span, in turn
     pieces[::2] = [_WHOLE.sub(_whole, text) for text in pieces[::2]]
     return f"<{tag}{attrs}>{''.join(pieces)}</{tag}>"
 
 
 def keep_cells_whole(page_html: str) -> str:
-    """Table cells: short code spans, bracketed values and hyphenated words each on one line."""
+    """Table cells: short code spans, bracketed values and formulas, and hyphenated words each on one line."""
     return _CELL.sub(_table_cell, page_html)

@@ -1,9 +1,11 @@
 """The theme's seam of the plugin: what Material's templates and search get (each page's words and
-language switch, the search index read as text, named header buttons, a 404 page that works
-wherever it is served, templates compiled once a process)."""
+language switch, the search index read as text, named header buttons, long identifiers in the
+navigation that break at their underscores, a 404 page that works wherever it is served, templates
+compiled once while the plugin lives)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mkdocs.exceptions import PluginError
@@ -20,6 +22,29 @@ HEADER_BUTTONS = {
     '<label class="md-header__button md-icon" for="__drawer">': "menu",
     '<label class="md-header__button md-icon" for="__search">': "search",
 }
+
+# The navigation and the table of contents are narrow (about 210 px at 1366 px): an identifier as
+# long as "scaled_dot_product_attention" with its particle fills a line, and the browser broke it
+# where it overflowed ("scaled_dot_product_attention" / "은"). One of LONG_NAME characters or more
+# may break after each of its underscores instead.
+LONG_NAME = 20
+_NAV_LINK = re.compile(r'(<a\b[^>]*\bclass="md-nav__link\b[^"]*"[^>]*>)(.*?)(</a>)', re.S)
+_TAG_OR_TEXT = re.compile(r"(<[^>]+>)")
+_NAME = re.compile(r"[A-Za-z0-9.]*_[A-Za-z0-9_.]*")
+
+
+def break_long_names(page_html: str) -> str:
+    """``<wbr>`` after each underscore of a long identifier in a navigation link's text."""
+    def name(match: re.Match) -> str:
+        word = match[0]
+        return re.sub(r"_(?=.)", "_<wbr>", word) if len(word) >= LONG_NAME else word
+
+    def link(match: re.Match) -> str:
+        pieces = _TAG_OR_TEXT.split(match[2])
+        pieces[::2] = [_NAME.sub(name, text) for text in pieces[::2]]
+        return match[1] + "".join(pieces) + match[3]
+
+    return _NAV_LINK.sub(link, page_html)
 
 
 class Theme:
@@ -79,7 +104,7 @@ class Theme:
             if label not in output:
                 raise PluginError(f"{page.file.src_uri}: Material's header has no {label} to name {name!r}")
             output = output.replace(label, f'{label[:-1]} role="button" tabindex="0" aria-label="{name}">')
-        return output
+        return break_long_names(output)
 
 
 def _search_index(config: Any) -> Any:

@@ -101,6 +101,35 @@ def test_nav_and_headings_set_sqrt_dk_not_raw_tex(base, browser):
     assert "d_k" not in text and "√dₖ" in text
 
 
+# The navigation and the table of contents break a link's text between words, or after an underscore
+# of a long identifier (theme.break_long_names): never inside a word, nor between an identifier and
+# its particle ("scaled_dot_product_attention" / "은" in padding's contents before).
+NAV_WORDS = """() => {
+  const broken = [];
+  for (const link of document.querySelectorAll('a.md-nav__link')) {
+    const walker = document.createTreeWalker(link, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode());) {
+      for (const m of node.data.matchAll(/[^\\s_]+_?/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        if (new Set([...range.getClientRects()].filter(r => r.width).map(r => Math.round(r.bottom))).size > 1)
+          broken.push(`"${m[0]}" in "${link.textContent.trim()}"`);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+@pytest.mark.parametrize("path", ["padding/", "apis/", "flex/", "en/padding/", "en/apis/"])
+def test_navigation_links_break_between_words_or_after_an_underscore(base, browser, path, viewport):
+    page = _page(browser, viewport, base + path)
+    broken = page.evaluate(NAV_WORDS)
+    page.close()
+    assert not broken, broken[:10]
+
 
 def _shadow(page, selector, width=12, off="background: none"):
     """How much the scroll hint changes the pixels just inside the right edge of the first element
@@ -239,7 +268,8 @@ def test_wide_tables_fit_a_laptop(base, browser, path):
 # In a table cell, what handbook/layout.py keeps whole stays on one line, at a laptop's width and
 # a phone's: a short code span, a bracketed value ("bool (4, / 4)" before) with the word it is glued
 # to ("softmax(S / + M)와"), a word with a hyphen or slash ("-" / "inf" before), an "=" with the word
-# after it ("True / = / 가림" in apis' narrow column). (A word with a hyphen inside words in brackets,
+# after it ("True / = / 가림" in apis' narrow column), a formula with its brackets ("인과 (" / "L_Q < L_K)"
+# in apis' column title). (A word with a hyphen inside words in brackets,
 # "(0/-inf is inverted)", is not checked: the group passes it over.)
 CELLS_WHOLE = """([shortCode, shortGroup]) => {
   const broken = [], oneLine = range => new Set([...range.getClientRects()].filter(r => r.width)
@@ -264,10 +294,21 @@ CELLS_WHOLE = """([shortCode, shortGroup]) => {
         if (!oneLine(range)) broken.push(`"${m[0]}" in "${cell.textContent.trim().slice(0, 40)}"`);
       }
     }
+    for (const math of cell.querySelectorAll('math')) {  // a formula with the brackets it sits in
+      const before = math.previousSibling, after = math.nextSibling, range = document.createRange();
+      const open = before?.nodeType === Node.TEXT_NODE && /[(\\[]$/.test(before.data);
+      const close = after?.nodeType === Node.TEXT_NODE && /^[)\\]]/.test(after.data);
+      if (!open && !close) continue;
+      open ? range.setStart(before, before.data.length - 1) : range.setStartBefore(math);
+      close ? range.setEnd(after, 1) : range.setEndAfter(math);
+      const middles = [...range.getClientRects()].filter(r => r.width).map(r => (r.top + r.bottom) / 2);
+      if (Math.max(...middles) - Math.min(...middles) > 8)  // a formula's box reaches lower than the text's
+        broken.push(`a formula apart from its bracket in "${cell.textContent.trim().slice(0, 40)}"`);
+    }
   }
   return broken;
 }"""
-TOKEN_PAGES = ["padding/", "cheatsheet/", "apis/", "en/padding/", "en/cheatsheet/"]
+TOKEN_PAGES = ["padding/", "cheatsheet/", "apis/", "en/padding/", "en/cheatsheet/", "en/apis/"]
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
