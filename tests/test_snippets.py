@@ -131,3 +131,18 @@ def test_snippet_functions_copy_without_the_demo(name):
         defaults = [n.id for n in defaults if isinstance(n, ast.Name) and n.id not in bound]
         reads = (_reads(table) | set(defaults)) - allowed
         assert not reads, f"{name}: {d.name}() reads the module's {sorted(reads)}: pass them as arguments"
+
+
+# What a figure writes reads as the pages do: d_k, L_Q and the like as math ($d_k$, as
+# test_site.RAW_NAMES asks of the pages), and a root as mathtext's radical: NanumGothic's √
+# stands lower than the d it covers.
+RAW_IN_FIGURES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])|√")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_figure_text_writes_names_and_roots_as_math(name):
+    from matplotlib.text import Text
+
+    raw = [text.get_text() for shown in RUNNER.run(name).shown for text in shown.figure.findobj(Text)
+           if RAW_IN_FIGURES.search(re.sub(r"\$[^$]*\$", "", text.get_text()))]
+    assert not raw, f"{name}: {raw}"

@@ -20,12 +20,12 @@ for d_k in dks:  # one figure per d_k: the page's slider moves among them
     x = torch.arange(float(n_keys))
     ax.bar(x - 0.2, raw.numpy(), 0.4, color="#D55E00", label="not divided")
     ax.bar(x + 0.2, scaled.numpy(), 0.4, color="#0072B2", hatch="//",
-           edgecolor="white", label="divided by √d_k")
+           edgecolor="white", label=r"divided by $\sqrt{d_k}$")
     ax.set_xticks(x, [f"key {j}" for j in keys])
     ax.set_ylim(0, 1.3)  # room above the bars for the legend
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_ylabel("attention weight")
-    ax.set_title(f"d_k = {d_k}")
+    ax.set_title(rf"$d_k = {d_k}$")
     ax.legend(loc="upper center", ncol=2)
     plt.tight_layout()
     plt.show()

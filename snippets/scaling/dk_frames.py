@@ -19,12 +19,12 @@ for d_k in dks:  # one figure per d_k: the page's slider moves among them
     x = torch.arange(float(n_keys))
     ax.bar(x - 0.2, raw.numpy(), 0.4, color="#D55E00", label="나누지 않음")
     ax.bar(x + 0.2, scaled.numpy(), 0.4, color="#0072B2", hatch="//",
-           edgecolor="white", label="√d_k로 나눔")
+           edgecolor="white", label=r"$\sqrt{d_k}$로 나눔")
     ax.set_xticks(x, [f"키 {j}" for j in keys])
     ax.set_ylim(0, 1.3)  # room above the bars for the legend
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_ylabel("어텐션 가중치")
-    ax.set_title(f"d_k = {d_k}")
+    ax.set_title(rf"$d_k = {d_k}$")
     ax.legend(loc="upper center", ncol=2)
     plt.tight_layout()
     plt.show()
