@@ -1,36 +1,101 @@
-"""The build's snippet process: the build runs its snippets in a process of their own, so that
+"""The build's snippet processes: the build runs its snippets in processes of their own, so that
 nothing of the build's process is patched while one runs (its streams, warnings and loggers are
 the snippet process's own) and no thread of the build (the labs') can meet a snippet halfway.
 
-One process, started with the runner and kept for as long as it lives (``mkdocs serve``: for
-every rebuild), runs the snippets one at a time in the order the pages ask for them, as the
-build's own process ran them before; so a page shows what it showed then, byte for byte. The
-snippet's namespace stays in that process: the build asks it for the value of an expression
-(a claim, a table), for the figures, for their phone copies, and gets a copy back. A value that
-cannot be copied (pickled) fails the expression with a message saying so.
+A few processes (one a core, at most ``MOST``), started with the runner and kept for as long as it
+lives (``mkdocs serve``: for every rebuild), run the snippets. The build names the snippets its
+pages will ask for, in the order they will ask (``ahead``); the processes run them one after
+another meanwhile, and draw their figures, so a page finds its snippets run. A snippet's output
+depends on nothing but its text (tests/test_snippets.py runs each alone and compares), so which
+process ran it, and after what, changes nothing a page shows. The snippet's namespace stays in its
+process: the build asks that process for the value of an expression (a claim, a table) and gets a
+copy back. A value that cannot be copied (pickled) fails the expression with a message saying so.
 
-If the process dies (a crash in C code), the snippet it was running fails with a message saying
-that, the next run starts a new process, and the runs it held run again when a page asks for them.
+If a process dies (a crash in C code), the snippet it was running fails with a message saying so,
+the next request starts a new process, and the runs it held run again when a page asks for them.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
+import queue
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from .capture import SnippetError
 
+MOST = 4  # processes at most: each holds torch, matplotlib and the namespaces of its runs
+
 
 class Apart:
-    """The snippet process and the pipe to it (see the module docstring)."""
+    """The snippet processes and the runs they make ahead (see the module docstring)."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        count = processes or min(os.cpu_count() or 1, MOST)
+        if count < 1:
+            raise ValueError(f"a number of snippet processes is at least 1, not {processes!r}")
+        self.workers = [_Worker() for _ in range(count)]  # their imports overlap with the build's first steps
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._ahead: dict[str, tuple[str, Future]] = {}  # name -> (its text, the run made ahead)
+        self._feeders: list[threading.Thread] = []
+
+    def ahead(self, jobs: list[tuple[str, str, Path]]) -> None:
+        """Run these snippets (name, text, path), in this order, before a page asks for them."""
+        if not self._feeders:
+            self._feeders = [threading.Thread(target=self._feed, args=(w,), name="snippets", daemon=True)
+                             for w in self.workers]
+            for feeder in self._feeders:
+                feeder.start()
+        for name, source, path in jobs:
+            future: Future = Future()
+            self._ahead[name] = (source, future)
+            self._jobs.put((name, source, path, future))
+
+    def _feed(self, worker: _Worker) -> None:
+        while True:
+            name, source, path, future = self._jobs.get()
+            if future.set_running_or_notify_cancel():  # a page asked first and ran it (``run``)
+                try:
+                    future.set_result(worker.run(name, source, path, draw=True))
+                except SnippetError as error:
+                    future.set_exception(error)
+                except BaseException as error:  # noqa: BLE001  (the page that asks for it reports it)
+                    future.set_exception(SnippetError(f"snippets/{name} could not run in its process: {error!r}"))
+
+    def run(self, name: str, source: str, path: Path) -> Any:
+        """The ``snippets.Run`` of one snippet's text as ``path``: the one made ahead for this text,
+        or one made now; a failure raises ``SnippetError``."""
+        text, future = self._ahead.pop(name, (None, None))
+        if future is not None and (text != source or future.cancel()):
+            future = None  # another text since, or not started yet: run now, not after the queue
+        if future is not None:
+            return future.result()
+        free = next((w for w in self.workers if not w.busy), self.workers[0])
+        return free.run(name, source, path, draw=False)
+
+    def close(self) -> None:
+        """End the processes; a later request starts them again."""
+        for worker in self.workers:
+            worker.close()
+
+
+class _Worker:
+    """One snippet process, the pipe to it, and the lock a request holds while it waits for its answer.
+    A page's request goes before a run made ahead that waits for the lock (``ask``)."""
 
     def __init__(self) -> None:
         self._process: Any = None
         self._connection: Any = None
+        self._lock = threading.Lock()
+        self._pages = 0  # requests for a page waiting for the lock: a run made ahead waits for them
+        self._turn = threading.Condition(threading.Lock())
+        self.busy = False
         self.generation = 0  # how many processes have ended: a run made by an earlier one is gone with it
-        self._start()  # its imports (torch, matplotlib) overlap with the build's first steps
+        self._start()
 
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")  # the build has threads: fork is unsafe
@@ -39,50 +104,71 @@ class Apart:
         self._process.start()
         theirs.close()
 
-    def ask(self, generation: int, verb: str, name: str, *args: Any) -> Any:
-        """The answer of the snippet process to one request (see ``_serve``) about snippets/<name>."""
+    def run(self, name: str, source: str, path: Path, draw: bool) -> Any:
+        from .snippets import Run
+
+        generation = self.generation
+        stdout, names, drawn = self.ask(generation, "run", name, source, str(path), draw, page=not draw)
+
+        def ask(verb: str, *args: Any) -> Any:
+            return self.ask(generation, verb, name, *args)
+
+        return Run(name, source, {}, stdout, _drawn=drawn, _names=names, ask=ask,
+                   alive=lambda: self.generation == generation)
+
+    def ask(self, generation: int, verb: str, name: str, *args: Any, page: bool = True) -> Any:
+        """The answer of the process to one request (see ``_serve``) about snippets/<name>."""
         if generation != self.generation:
             raise SnippetError(f"snippets/{name}: the process that ran it has ended; it runs again when a page asks for it")
+        with self._turn:
+            if page:
+                self._pages += 1
+            else:
+                self._turn.wait_for(lambda: self._pages == 0)
+        try:
+            with self._lock:
+                self.busy = True
+                try:
+                    return self._answer(verb, name, *args)
+                finally:
+                    self.busy = False
+        finally:
+            if page:
+                with self._turn:
+                    self._pages -= 1
+                    self._turn.notify_all()
+
+    def _answer(self, verb: str, name: str, *args: Any) -> Any:
         if self._process is None:
             self._start()
         try:
             self._connection.send((verb, name, *args))
             ok, answer = self._connection.recv()
         except (EOFError, OSError):
-            self.close()
+            self._end()
             raise SnippetError(f"snippets/{name} ended its process before it finished (a crash in C code?)") from None
         if not ok:
             raise answer
         return answer
 
-    def run(self, name: str, source: str, path: Path) -> Any:
-        """The ``snippets.Run`` of one snippet's text as ``path``; a failure raises ``SnippetError``."""
-        from .snippets import Run
-
-        if self._process is None:
-            self._start()
-        generation = self.generation
-        stdout, names = self.ask(generation, "run", name, source, str(path))
-
-        def ask(verb: str, *args: Any) -> Any:
-            return self.ask(generation, verb, name, *args)
-
-        return Run(name, source, {}, stdout, _names=names, ask=ask, generation=generation)
-
-    def close(self) -> None:
-        """End the process (the pipe's end tells it to); the next run starts another."""
+    def _end(self) -> None:
         if self._process is not None:
             self._connection.close()
             self._process.join()
             self._process = self._connection = None
             self.generation += 1
 
+    def close(self) -> None:
+        with self._lock:
+            self._end()
+
 
 def _serve(connection: Any) -> None:
-    """The snippet process: answers requests until the build's end of the pipe closes.
-    ``("run", name, source, path)`` runs a snippet (``snippets.execute``) and answers what it
-    printed and the names it defined; ``("value", name, expr)``, ``("figures", name)`` and
-    ``("phones", name)`` answer what that run's ``value``, ``figures`` and ``phones`` give."""
+    """A snippet process: answers requests until the build's end of the pipe closes.
+    ``("run", name, source, path, draw)`` runs a snippet (``snippets.execute``) and answers what it
+    printed, the names it defined and, with ``draw``, its figures and their phone copies drawn;
+    ``("value", name, expr)``, ``("figures", name)`` and ``("phones", name)`` answer what that run's
+    ``value``, ``figures`` and ``phones`` give."""
     from .snippets import execute
 
     runs: dict[str, Any] = {}
@@ -98,7 +184,13 @@ def _serve(connection: Any) -> None:
                     run = runs[name] = execute(name, args[0], Path(args[1]))
                 except SystemExit as error:  # a script may exit; as a raise, it fails the snippet
                     raise SnippetError(f"snippets/{name} raised SystemExit({error.code!r})") from None
-                answer: Any = (run.stdout, run.names())
+                if args[2] and run.shown:  # drawn as a page would ask: figures first, then phones
+                    for kind in ("figures", "phones"):
+                        try:
+                            getattr(run, kind)
+                        except SnippetError:
+                            pass  # kept in the run, and answered with it
+                answer: Any = (run.stdout, run.names(), run._drawn)
             elif name not in runs:
                 raise SnippetError(f"snippets/{name}: no run of it in this process")
             elif verb == "value":

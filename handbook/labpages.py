@@ -79,7 +79,7 @@ class LabPages:
                 page.parent.mkdir(parents=True, exist_ok=True)
                 page.write_text("", encoding="utf-8")
             # A lab the nav does not list is not an omission: on_nav puts it with the labs.
-            listed = f"{folder}{name}.md" in _nav_files(config.nav)
+            listed = f"{folder}{name}.md" in nav_files(config.nav)
             lab_page = File.generated(config, f"{folder}{name}.md", abs_src_path=str(page),
                                       inclusion=InclusionLevel.UNDEFINED if listed else InclusionLevel.NOT_IN_NAV)
             if edited:
@@ -209,15 +209,16 @@ def _lab_ended(shared: Any, name: str, _run: Future) -> None:
         _copy(f"{name} ended\n", shared.ended / name)
 
 
-def _nav_files(nav: Any) -> set[str]:
-    """Every file a config's ``nav`` lists (its entries: ``title: file``, a bare file, a section)."""
+def nav_files(nav: Any) -> list[str]:
+    """Every file a config's ``nav`` lists (its entries: ``title: file``, a bare file, a section),
+    in its order."""
     if isinstance(nav, str):
-        return {nav}
+        return [nav]
     if isinstance(nav, dict):
-        return {f for v in nav.values() for f in _nav_files(v)}
+        return [f for v in nav.values() for f in nav_files(v)]
     if isinstance(nav, list):
-        return {f for v in nav for f in _nav_files(v)}
-    return set()
+        return [f for v in nav for f in nav_files(v)]
+    return []
 
 
 def _walk(items: list[Any]) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -21,8 +22,8 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import File
 
 from . import _activate, labs
-from .editions import EditionRunner, word_problems
-from .labpages import LabPages
+from .editions import EditionRunner, variant, word_problems
+from .labpages import LabPages, nav_files
 from .layout import keep_tokens_whole
 from .mathml import mathml
 from .prose import check_page
@@ -33,6 +34,7 @@ from .snippets import Runner, SnippetError
 from .theme import Theme
 
 log = logging.getLogger("mkdocs.plugins.handbook")
+RUN_CALL = re.compile(r"""handbook\.run\(\s*["']([^"']+)["']""")  # a page's literal snippet name
 
 
 class HandbookConfig(Config):
@@ -138,12 +140,25 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
                 uri = path.relative_to(shared).as_posix()
                 if path.is_file() and files.get_file_from_path(uri) is None:
                     files.append(File(uri, str(shared), config["site_dir"], config["use_directory_urls"]))
+        if self.is_root:  # the snippets every edition's pages name, run ahead in the order they ask
+            self.runner.runner.ahead(self._named(files, config))
         self._lab_files(files, config)
         for file in files.documentation_pages():  # a changed snippet: its pages are modified
             shown = self.uses.get(file.src_uri, {})
             if any(self.runner.source(n) != s for n, s in shown.items()):
                 Path(file.abs_dest_path).unlink(missing_ok=True)
         return files
+
+    def _named(self, files: Any, config: Any) -> list[str]:
+        """The snippets the pages name in a literal (``handbook.run("x.py")``), in the nav's order:
+        this edition's, then each other edition's variants of them (built after it)."""
+        order = {uri: n for n, uri in enumerate(nav_files(config.nav))}
+        pages = sorted(files.documentation_pages(), key=lambda f: (order.get(f.src_uri, len(order)), f.src_uri))
+        names = [n for f in pages if f.abs_src_path and Path(f.abs_src_path).is_file()
+                 for n in RUN_CALL.findall(Path(f.abs_src_path).read_text(encoding="utf-8"))]
+        variants = [variant(n, lang) for lang in list(self.config.editions)[1:] for n in names
+                    if n.endswith(".py") and (self.runner.folder / variant(n, lang)).is_file()]
+        return names + variants
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         self.page = page.file.src_uri

@@ -51,11 +51,12 @@ class Run:
     stdout: str
     shown: list[Shown] = field(default_factory=list, repr=False)
     _drawn: dict[str, list[Any] | SnippetError] = field(default_factory=dict, repr=False)
-    # A run in the build's snippet process (handbook/apart.py) has its namespace there: these
-    # name what it defined and ask that process for values and figures.
+    # A run in one of the build's snippet processes (handbook/apart.py) has its namespace there:
+    # these name what it defined, ask that process for values and figures, and say whether the
+    # process still holds it.
     _names: dict[str, bool] | None = field(default=None, repr=False)
     ask: Any = field(default=None, repr=False)
-    generation: int = 0
+    alive: Any = field(default=None, repr=False)
 
     def names(self) -> dict[str, bool]:
         """Each name the snippet defined (not a dunder), with whether it is a module."""
@@ -97,13 +98,13 @@ class Run:
 
 class Runner:
     """Runs the snippets under ``folder``, each again only when its text has changed: in this
-    process (tests, which call the functions a snippet defines), or ``apart``, each in a process
-    of its own (the build: handbook/apart.py)."""
+    process (tests, which call the functions a snippet defines), or ``apart``, in processes of
+    their own (the build: handbook/apart.py), where the build can start runs ahead of its pages."""
 
     def __init__(self, folder: Path, apart: bool = False) -> None:
         self.folder = Path(folder)
-        self.apart = Apart() if apart else None  # the build's snippet process
-        self._runs: dict[str, Run | SnippetError] = {}
+        self.apart = Apart() if apart else None  # the build's snippet processes
+        self._runs: dict[str, Any] = {}  # a Run, a SnippetError, or _AHEAD
         self._sources: dict[str, str] = {}
         self.executed: list[str] = []  # names, in the order they ran (tests and serve read it)
 
@@ -117,19 +118,43 @@ class Runner:
         source = self.source(name)
         if source is None:
             raise SnippetError(f"no snippet snippets/{name}")
-        gone = isinstance(self._runs.get(name), Run) and self.apart and self._runs[name].generation != self.apart.generation
-        if self._sources.get(name) != source or gone:
+        if self._sources.get(name) != source or self._gone(name):
             self.executed.append(name)
-            try:
-                run = self.apart.run if self.apart else execute
-                self._runs[name] = run(name, source, self.folder / name)
-            except SnippetError as error:
-                self._runs[name] = error
+            self._runs[name] = self._run(name, source)
             self._sources[name] = source
+        elif self._runs[name] is _AHEAD:  # started by ``ahead``: its end
+            self._runs[name] = self._run(name, source)
         result = self._runs[name]
         if isinstance(result, SnippetError):
             raise result
         return result
+
+    def ahead(self, names: list[str]) -> None:
+        """Start the runs of these snippets now, in this order, in the build's snippet processes:
+        each whose text has changed since it last ran (in this process, without ``apart``, they
+        run when asked for)."""
+        if self.apart is None:
+            return
+        jobs = []
+        for name in dict.fromkeys(names):
+            source = self.source(name)
+            if source is None or (self._sources.get(name) == source and not self._gone(name)):
+                continue
+            self.executed.append(name)
+            self._sources[name], self._runs[name] = source, _AHEAD
+            jobs.append((name, source, self.folder / name))
+        self.apart.ahead(jobs)
+
+    def _gone(self, name: str) -> bool:
+        """Whether the process that ran ``name`` has ended since (a crash), and its run with it."""
+        run = self._runs.get(name)
+        return isinstance(run, Run) and run.alive is not None and not run.alive()
+
+    def _run(self, name: str, source: str) -> Run | SnippetError:
+        try:
+            return self.apart.run(name, source, self.folder / name) if self.apart else execute(name, source, self.folder / name)
+        except SnippetError as error:
+            return error
 
     def ran(self, source: str) -> str | None:
         """The name of the snippet whose last run had this text (a lab cell that shows it)."""
@@ -138,6 +163,9 @@ class Runner:
     def all(self) -> list[str]:
         """Every snippet's name (``chapter/x.py``), sorted."""
         return sorted(p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*.py"))
+
+
+_AHEAD = object()  # a run ``Runner.ahead`` started, not yet asked for
 
 
 def execute(name: str, source: str, path: Path) -> Run:

@@ -105,6 +105,31 @@ def test_a_value_that_cannot_leave_the_snippets_process_is_an_error_naming_it(ap
     assert run.value("list(squares)") == [0, 1, 4]
 
 
+def test_runs_started_ahead_are_the_runs_a_page_then_gets_each_made_once(tmp_path, snippets):
+    runner = Runner(tmp_path / "ahead", apart=True)
+    runner.folder.mkdir()
+    figure = "import matplotlib.pyplot as plt\nplt.subplots(1, 3, figsize=(7.2, 2.8))\nplt.show()\n"
+    for name, source in {"a.py": "x = 1\nprint(x)\n", "b.py": figure, "c.py": "1 / 0\n"}.items():
+        (runner.folder / name).write_text(source, encoding="utf-8")
+    try:
+        runner.ahead(["a.py", "b.py", "c.py", "a.py", "missing.py"])
+        assert runner.executed == ["a.py", "b.py", "c.py"]
+        here = snippets.runner.run(snippets("b.py", figure))
+        assert runner.run("a.py").stdout == "1\n" and runner.run("a.py").value("x + 1") == 2
+        assert runner.run("b.py").figures == here.figures and runner.run("b.py").phones == here.phones
+        with pytest.raises(SnippetError, match="snippets/c.py raised ZeroDivisionError"):
+            runner.run("c.py")
+        runner.ahead(["a.py", "b.py"])  # unchanged: not run again
+        (runner.folder / "a.py").write_text("x = 3\nprint(x)\n", encoding="utf-8")
+        runner.ahead(["a.py"])
+        assert runner.run("a.py").stdout == "3\n"
+        (runner.folder / "a.py").write_text("x = 4\nprint(x)\n", encoding="utf-8")  # edited after its run ahead
+        assert runner.run("a.py").stdout == "4\n"
+        assert runner.executed == ["a.py", "b.py", "c.py", "a.py", "a.py"]
+    finally:
+        runner.apart.close()
+
+
 def test_a_snippet_that_exits_fails_and_one_that_ends_its_process_fails_and_the_rest_run_again(tmp_path):
     runner = Runner(tmp_path, apart=True)
     (tmp_path / "b.py").write_text("x = 2\n", encoding="utf-8")
