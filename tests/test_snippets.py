@@ -146,3 +146,25 @@ def test_figure_text_writes_names_and_roots_as_math(name):
     raw = [text.get_text() for shown in RUNNER.run(name).shown for text in shown.figure.findobj(Text)
            if RAW_IN_FIGURES.search(re.sub(r"\$[^$]*\$", "", text.get_text()))]
     assert not raw, f"{name}: {raw}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_phone_copy_shows_its_legends_titles_and_axis_labels_whole(name):
+    """Within the phone copy's width (figures.phone_svg), to 2 px (a glyph's side bearing): a
+    legend with its frame and handles, the titles, the axis labels. (Not tick labels: matplotlib
+    keeps some past the axis, undrawn.)"""
+    def fits(fig, artist):
+        box = artist.get_window_extent(fig.canvas.get_renderer())
+        return box.x0 >= -2 and box.x1 <= fig.bbox.width + 2
+
+    run = RUNNER.run(name)
+    cut = []
+    for shown, phone in zip(run.shown, run.phones):
+        if phone is None:
+            continue
+        fig = shown.figure
+        parts = [*fig.legends, *(a.get_legend() for a in fig.axes if a.get_legend() is not None)]
+        parts += [t for a in fig.axes for t in (a.title, a.xaxis.label, a.yaxis.label)]
+        cut += [p.get_text() if hasattr(p, "get_text") else "a legend" for p in parts
+                if p.get_visible() and (not hasattr(p, "get_text") or p.get_text()) and not fits(fig, p)]
+    assert not cut, f"{name}: {cut}"
