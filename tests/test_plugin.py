@@ -105,6 +105,14 @@ def test_a_value_that_cannot_leave_the_snippets_process_is_an_error_naming_it(ap
     assert run.value("list(squares)") == [0, 1, 4]
 
 
+@pytest.mark.parametrize("processes", [0, -1, 1.5, "2", True])
+def test_a_number_of_snippet_processes_that_is_not_a_whole_number_from_1_is_refused(processes):
+    from handbook.apart import Apart
+
+    with pytest.raises(ValueError, match=rf"the number of snippet processes is a whole number, at least 1, not {processes!r}"):
+        Apart(processes)
+
+
 def test_runs_started_ahead_are_the_runs_a_page_then_gets_each_made_once(tmp_path, snippets):
     runner = Runner(tmp_path / "ahead", apart=True)
     runner.folder.mkdir()
