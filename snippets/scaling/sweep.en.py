@@ -29,8 +29,7 @@ for name, label, (color, line, marker) in zip(divisors, labels, styles):
     ax1.plot(dims, entropy[name], color=color, ls=line, marker=marker, label=label)
     ax2.plot(dims, top[name], color=color, ls=line, marker=marker)
 ax1.axhline(torch.log(torch.tensor(length)), color="#000000", lw=0.8, ls="-.")
-ax1.set(ylabel="mean row entropy (nats)",
-        title=r"Entropy (dash-dot: maximum $\log 30$)")
+ax1.set(ylabel="mean row entropy (nats)", title=r"Entropy (dash-dot: max $\log 30$)")
 ax2.set(ylabel="mean largest weight per row", title="Largest weight", ylim=(0, 1.05))
 for ax in (ax1, ax2):
     ax.set_xscale("log", base=2)
