@@ -1,5 +1,5 @@
 """Running snippets: ``snippets/<chapter>/<name>.py`` executed, with what it printed, the figures it
-showed and the names it left behind. The build runs them in a process of its own (``apart.py``), so
+showed and the names it left behind. The build runs them in processes of their own (``apart.py``), so
 nothing of the build's process is patched while one runs; the tests run them in theirs, where they
 call the functions a snippet defines.
 

@@ -1,6 +1,7 @@
 """What the tests share: the project's folders, and one runner of the snippets per test process (each
 snippet runs once, however many tests read its names)."""
 
+import re
 from pathlib import Path
 
 from handbook.editions import EditionRunner, read_words
@@ -11,6 +12,9 @@ DOCS = ROOT / "docs"
 LABS = ROOT / "labs"  # one source a lab, its text in every language
 SNIPPETS = ROOT / "snippets"
 RUNNER = Runner(SNIPPETS)
+# TeX names a reader would see raw, outside code and math: d_k is dₖ or math, d_model math, L_Q and
+# L_K math. (Not \b: a Korean particle right after, as in "d_k는", is a word character to Python.)
+RAW_NAMES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])")
 EDITIONS = {"docs": None, "docs-en": "en"}  # each edition's pages, and whose snippet variants they show
 LANGS = {"": "ko", "en": "en"}  # each edition's folder in the site, and its language (a lab's text cells)
 CONFIGS = {"ko": ROOT / "mkdocs.yml", "en": ROOT / "mkdocs.en.yml"}

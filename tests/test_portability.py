@@ -92,6 +92,7 @@ def _page_blocks():
 
     import handbook
     from project import WORDS
+    from handbook.plugin import RUN_CALL
     from handbook.render import Example, Figures
     from project import EDITIONS
 
@@ -104,7 +105,7 @@ def _page_blocks():
 
         for page in sorted((ROOT / folder).glob("*.md")):
             for block in EXEC_BLOCK.finditer(page.read_text(encoding="utf-8")):
-                name = re.search(r'handbook\.run\("([^"]+)"\)', block[1])
+                name = RUN_CALL.search(block[1])
                 out = io.StringIO()
                 handbook._activate(Build())
                 try:

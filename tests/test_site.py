@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 from handbook.editions import variant
+from handbook.plugin import RUN_CALL
+from project import RAW_NAMES
 from website import ROOT, pages
 from workspace import project_copy
 from bs4 import BeautifulSoup
@@ -57,9 +59,6 @@ def test_math_is_mathml_with_no_tex_left(site):
         assert "arithmatex" not in html.read_text(encoding="utf-8"), html
 
 
-# TeX names a reader would see raw: d_k is dₖ or math, d_model math, L_Q and L_K math.
-# (Not \b: a Korean particle right after, as in "d_k는", is a word character to Python.)
-RAW_NAMES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])")
 
 
 def reader_view(soup: BeautifulSoup) -> tuple[list[str], BeautifulSoup]:
@@ -146,7 +145,7 @@ def test_two_builds_are_byte_identical(request, tmp_path):
     named = set()
     for folder, lang in (("docs", None), ("docs-en", "en")):
         for page in (ROOT / folder).glob("*.md"):
-            for name in re.findall(r'handbook\.run\("([^"]+)"\)', page.read_text(encoding="utf-8")):
+            for name in RUN_CALL.findall(page.read_text(encoding="utf-8")):
                 named.add(variant(name, lang) if lang and (ROOT / "snippets" / variant(name, lang)).is_file() else name)
     assert int(runs) == int(snippets) + int(labs) and int(labs) == len(list((ROOT / "labs").glob("*.py")))
     assert len(named) <= int(snippets) <= len(list((ROOT / "snippets").rglob("*.py")))

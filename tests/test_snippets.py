@@ -11,7 +11,7 @@ import unicodedata
 import pytest
 from alone import run_alone
 from website import HANG_S
-from project import RUNNER, SNIPPETS
+from project import RAW_NAMES, RUNNER, SNIPPETS
 
 NAMES = RUNNER.all()
 
@@ -133,10 +133,10 @@ def test_snippet_functions_copy_without_the_demo(name):
         assert not reads, f"{name}: {d.name}() reads the module's {sorted(reads)}: pass them as arguments"
 
 
-# What a figure writes reads as the pages do: d_k, L_Q and the like as math ($d_k$, as
-# test_site.RAW_NAMES asks of the pages), and a root as mathtext's radical: NanumGothic's √
-# stands lower than the d it covers.
-RAW_IN_FIGURES = re.compile(r"(?<![A-Za-z0-9_])(?:d_k|d_v|d_h|d_model|L_Q|L_K)(?![A-Za-z0-9_])|√")
+# What a figure writes reads as the pages do: d_k, L_Q and the like as math ($d_k$, as RAW_NAMES
+# asks of the pages), and a root as mathtext's radical: NanumGothic's √ stands lower than the d
+# it covers.
+RAW_IN_FIGURES = re.compile(f"{RAW_NAMES.pattern}|√")
 
 
 @pytest.mark.parametrize("name", NAMES)
