@@ -129,3 +129,8 @@ class _Records(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if record.thread == self.thread and not record.name.startswith("mkdocs"):  # nor the build's own log
             self.records.append(record)
+
+
+def one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

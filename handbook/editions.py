@@ -40,6 +40,7 @@ WORD_KEYS = {
     "example failed": "the title over a snippet that failed (mkdocs serve)",
     "lab failed": "the title over a lab that failed (mkdocs serve)",
     "lab running": "the notice on a lab page whose run goes on (mkdocs serve)",
+    "example running": "the notice in place of an example whose snippet still runs (mkdocs serve)",
     "checks failed": "the title over a page's failed checks, {} their count (mkdocs serve)",
     "labs": "the nav's section of labs, where the config's nav has none",
 }
@@ -108,6 +109,9 @@ class EditionRunner:
 
     def source(self, name: str) -> str | None:
         return self.runner.source(self.name(name))
+
+    def waiting(self, name: str) -> Any:
+        return self.runner.waiting(self.name(name))
 
     def ran(self, source: str) -> str | None:
         return self.runner.ran(source)

@@ -10,11 +10,18 @@ height to match. The page offers both (``render.Example``); the browser loads th
 
 from __future__ import annotations
 
+import contextlib
 import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.gridspec import GridSpec
 from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+from .capture import Capture, SnippetError, one_line
 
 # What a page without sidebars keeps beside its column (16 px each side, measured at 390 and 600 px),
 # and a 390 px phone's column in inches (CSS has 96 px to the inch).
@@ -72,3 +79,37 @@ def _crowded(fig: Figure) -> bool:
         if any(left.x1 > right.x0 for left, right in zip(boxes, boxes[1:])):
             return True
     return False
+
+
+@dataclass
+class Shown:
+    """A figure a snippet showed, not yet written out: the figure, the snippet's file, and the
+    matplotlib settings in force when it was shown (a snippet may change them; what it drew is
+    written out under the same ones)."""
+
+    figure: Any
+    path: Path
+    rc: Any
+
+
+def draw(name: str, shown: list[Shown], writer: Any) -> list[Any]:
+    """``writer(figure)`` (``svg``, ``phone_svg``) for each figure, as the snippet showed it: a
+    warning, stderr write or log line while it draws fails the snippet, as one while it ran does."""
+    drawn = []
+    for figure in shown:
+        capture = Capture(figure.path)
+        try:
+            with capture, matplotlib.rc_context(), _rc(figure.rc):
+                drawn.append(writer(figure.figure))
+        except Exception as error:  # noqa: BLE001  (reported in one line, as a raise in the snippet is)
+            raise SnippetError(f"snippets/{name} raised {one_line(error)} while its figure was drawn") from None
+        capture.raise_what_it_caught(f"snippets/{name}", " while its figure was drawn")
+    return drawn
+
+
+@contextlib.contextmanager
+def _rc(settings: Any):
+    """matplotlib's settings exactly as ``settings`` holds them, set as ``rc_context`` puts them back
+    (without validating each again); inside one, which restores the settings after."""
+    dict.update(matplotlib.rcParams, settings)
+    yield

@@ -11,7 +11,6 @@ import logging
 import os
 import textwrap
 from concurrent.futures import Future
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +142,7 @@ class LabPages:
             # makes this page again then.
             if run not in self.shared.pending:  # one callback a run, however many builds show it running
                 self.shared.pending.add(run)
-                run.add_done_callback(partial(_lab_ended, self.shared, name))
+                run.add_done_callback(self.shared.ask_rebuild)
             unrun = nbformat.reads(self.lab_texts[name], as_version=4)
             text = labs.markdown(unrun, self._page_cells(name), self._lab_figure, self.words["output"])
             return f'!!! info "{self.words["lab running"]}"\n\n{text}', None
@@ -183,13 +182,19 @@ class LabPages:
 
     def on_serve(self, server: Any, **_: Any) -> Any:
         """`mkdocs serve` has built the site once and serves it: the labs start now, and each
-        one's end asks this server for the rebuild that fills its page in, by writing to a folder
-        the server watches (``LiveReloadServer.watch``: a change under it rebuilds the site)."""
-        ended = self.root / self.config.cache_dir / ".ended"
-        ended.mkdir(parents=True, exist_ok=True)
-        server.watch(str(ended))
-        self.shared.ended = ended
-        self.shared.served.set()  # the labs start now, after the first build (no run has ended before this)
+        one's end, as each end of a snippet run that a page was shown without (``plugin._later``),
+        asks this server for the rebuild that fills its page in, by writing to a folder the server
+        watches (``LiveReloadServer.watch``: a change under it rebuilds the site; ``Shared.asking``)."""
+        folder = self.root / self.config.cache_dir / ".ended"
+        folder.mkdir(parents=True, exist_ok=True)
+        server.watch(str(folder))
+        self.shared.asking(folder)
+        self.shared.served.set()  # the labs start now, after the first build (no lab has ended before this)
+        if self.shared.later is not None:  # the other editions, built in the rebuild this asks for
+            self.shared.later.set_result(None)
+            self.shared.ask_rebuild()
+        elif any(f.done() for f in self.shared.waited):  # snippets that ended before the server watched
+            self.shared.ask_rebuild()
         return server
 
 
@@ -199,14 +204,6 @@ def _copy(text: str, path: Path) -> None:
     part = path.with_name(f".{path.name}.{os.getpid()}")
     part.write_text(text, encoding="utf-8")
     part.replace(path)
-
-
-def _lab_ended(shared: Any, name: str, _run: Future) -> None:
-    """In the lab's thread, as the run of lab ``name`` ends (or fails): ask the server for a
-    rebuild, by a change in the folder it watches (on_serve). The server rebuilds once for the
-    changes of a moment (its build_delay), however many runs ended."""
-    if shared.ended is not None:
-        _copy(f"{name} ended\n", shared.ended / name)
 
 
 def nav_files(nav: Any) -> list[str]:

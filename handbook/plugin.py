@@ -35,6 +35,10 @@ from .theme import Theme
 
 log = logging.getLogger("mkdocs.plugins.handbook")
 RUN_CALL = re.compile(r"""handbook\.run\(\s*["']([^"']+)["']""")  # a page's literal snippet name
+# A page's executed Python block (markdown-exec's fence, at any indent), and a quoted name in it
+BLOCK = re.compile(r'^(?P<indent>[ \t]*)(?P<fence>`{3,})python\b[^\n]*\bexec="on"[^\n]*\n.*?^(?P=indent)(?P=fence)[ \t]*$',
+                   re.M | re.S)
+QUOTED = re.compile(r"""["']([^"'\s]+\.py)["']""")
 
 
 class HandbookConfig(Config):
@@ -60,6 +64,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         self.runner: EditionRunner | None = None
         self.figures = Figures()
         self.uses: dict[str, dict[str, str]] = {}  # page source -> {snippet: the source it showed}
+        self.waiting: dict[str, set[Future]] = {}  # page source -> the snippet runs it was shown without
         self.lab_runs: dict[str, Future] = {}
         self.lab_keys: dict[str, str] = {}  # lab -> the key of the run its page shows
         self.lab_texts: dict[str, str] = {}  # lab -> the notebook its page was last made from
@@ -84,7 +89,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         self.words = self.config.words
         folder = (self.root / self.config.snippets).resolve()
         if folder not in self.shared.runners:
-            self.shared.runners[folder] = Runner(folder, apart=True)
+            self.shared.runners[folder] = Runner(folder, apart=True, behind=self.fill_in)
         self.runner = EditionRunner(self.shared.runners[folder], None if self.is_root else self.lang)
         self.cache = self.root / self.config.cache_dir / ("" if self.is_root else self.lang)
         self.docs_dir = config["docs_dir"]
@@ -106,9 +111,13 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
     def on_pre_build(self, config: Any) -> None:
         self.figures.files.clear()
         self.reported.clear()
+        self.shared.begun.set()  # an ask for a rebuild is answered (Shared.asking)
         if self.is_root:  # this build's runs, every edition's: counted from here (on_post_build)
             self.ran_before = len(self.runner.runner.executed)
             self.shared.labs_ran.clear()
+            ended = {f for f in self.shared.pending if f.done() and f in self.shared.waited}
+            self.shared.pending -= ended  # the pages that waited for these are made again in this build
+            self.shared.waited -= ended
 
     # -- what pages call -------------------------------------------------------------------
 
@@ -143,9 +152,10 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         if self.is_root:  # the snippets every edition's pages name, run ahead in the order they ask
             self.runner.runner.ahead(self._named(files, config))
         self._lab_files(files, config)
-        for file in files.documentation_pages():  # a changed snippet: its pages are modified
+        for file in files.documentation_pages():  # a changed snippet, or one whose run ended: its pages are modified
             shown = self.uses.get(file.src_uri, {})
-            if any(self.runner.source(n) != s for n, s in shown.items()):
+            if any(self.runner.source(n) != s for n, s in shown.items()) \
+                    or any(f.done() for f in self.waiting.get(file.src_uri, ())):
                 Path(file.abs_dest_path).unlink(missing_ok=True)
         return files
 
@@ -162,7 +172,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         self.page = page.file.src_uri
-        self.uses[self.page] = {}
+        self.uses[self.page], self.waiting[self.page] = {}, set()
         name = self._lab(page.file.src_uri)
         lab = None
         if name is None:  # a chapter: read the file itself, so line numbers match the editor's
@@ -176,7 +186,9 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         if getattr(page.file, "abs_dest_path", None):  # a lab's every language: its links and citations
             every = source if name is None else labs.prose(self._lab_source(name), None)
             self.shared.sources[Path(page.file.abs_dest_path).resolve()] = (file, every)
-        problems = check_page(source, file, self.runner, lab)
+        if self.fill_in and name is None:
+            markdown = BLOCK.sub(self._running_block, markdown)
+        problems = check_page(source, file, self.runner, lab, self._later if self.fill_in else None)
         if name is not None and lab is None:  # the lab failed (under serve): that failure is the problem shown
             problems = [p for p in problems if "no executed lab was given" not in p]
         for problem in problems:
@@ -185,6 +197,28 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
             items = "\n".join(f"    - `` {p.replace('`', chr(0x2035))} ``" for p in problems)
             markdown = f'!!! failure "{self.words["checks failed"].format(len(problems))}"\n\n{items}\n\n{markdown}'
         return markdown
+
+    def _running_block(self, block: re.Match) -> str:
+        """Under serve, a page is served before its snippets have run: a block that shows one
+        still running is, for now, a notice (the run's end makes the page again: ``_later``)."""
+        names = [n for n in QUOTED.findall(block[0]) if self.runner.source(n) is not None]
+        if not any([self._later(n) for n in names]):  # a list: every one of them started and waited for
+            return block[0]
+        return f'{block["indent"]}!!! info "{self.words["example running"]}"\n'
+
+    def _later(self, name: str) -> bool:
+        """Whether snippet ``name`` still runs (started now if it had not), so that the page being
+        made shows it, and checks its claims, only once it ends: that end asks the server for a
+        rebuild (``Shared.asking``), and ``on_files`` has this page made again in it."""
+        future = self.runner.waiting(name)
+        if future is None:
+            return False
+        self.waiting.setdefault(self.page or "", set()).add(future)
+        if future not in self.shared.waited:  # one callback a run, however many pages wait for it
+            self.shared.waited.add(future)
+            self.shared.pending.add(future)
+            future.add_done_callback(self.shared.ask_rebuild)
+        return True
 
     def on_page_content(self, html: str, page: Any, **_: Any) -> str:
         self.page = None
@@ -197,7 +231,11 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
             plugins.on_shutdown()
         self.shared.stopped = True
         self.shared.served.set()  # a lab still waiting to start ends now, unrun
+        self.shared.wanted.set()  # and no rebuild is asked for
         self.pool.shutdown(wait=False, cancel_futures=True)
+        for runner in self.shared.runners.values():  # the snippet processes: none is left, none starts again
+            if runner.apart is not None:
+                runner.apart.stop()
 
 
 class _Broken:

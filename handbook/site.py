@@ -1,13 +1,16 @@
 """The whole site's seam of the plugin: once the root edition is built, it builds every other
 edition into ``<site>/<lang>/`` in this process (their pages share this build's snippet and lab
 runs), then checks what only the whole site shows: pages and labs paired across editions, snippet
-variants, runs counted (each once a build), the built site's links, and the cited threads."""
+variants, runs counted (each once a build), the built site's links, and the cited threads. Under
+``mkdocs serve`` the first build is the root edition's alone, served at once; the other editions
+and the whole-site checks come in the rebuild that serving asks for (``labpages.on_serve``)."""
 
 from __future__ import annotations
 
 import gc
 import logging
 from collections import Counter
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,14 @@ class WholeSite:
             path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
         if not self.is_root:
             return  # the root edition checks the whole site, once every edition is in it
+        if self.fill_in and not self.shared.served.is_set():  # the first build under serve: this edition first
+            if self.shared.later is None:
+                self.shared.later = Future()
+                self.shared.pending.add(self.shared.later)
+            return
+        if self.shared.later is not None:  # the rebuild on_serve asked for: every edition, and the checks
+            self.shared.pending.discard(self.shared.later)
+            self.shared.later = None
         for lang in list(self.config.editions)[1:]:
             docs = self._build_edition(lang, config)
             _activate(self)

@@ -20,6 +20,7 @@ import builtins
 import contextlib
 import traceback
 import types
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,8 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
 from .apart import Apart  # noqa: E402
-from .capture import MODULE, Capture, SnippetError  # noqa: E402
-from .figures import phone_svg, svg  # noqa: E402
+from .capture import MODULE, Capture, SnippetError, one_line  # noqa: E402
+from .figures import Shown, draw, phone_svg, svg  # noqa: E402
 
 # Fixed SVG ids and no date stamp: the same snippet gives the same bytes in every build.
 SVG_RC = {"svg.hashsalt": "attention-handbook", "svg.fonttype": "path"}
@@ -57,6 +58,7 @@ class Run:
     _names: dict[str, bool] | None = field(default=None, repr=False)
     ask: Any = field(default=None, repr=False)
     alive: Any = field(default=None, repr=False)
+    busy: Any = field(default=None, repr=False)  # whether its process makes another run now
 
     def names(self) -> dict[str, bool]:
         """Each name the snippet defined (not a dunder), with whether it is a module."""
@@ -101,9 +103,9 @@ class Runner:
     process (tests, which call the functions a snippet defines), or ``apart``, in processes of
     their own (the build: handbook/apart.py), where the build can start runs ahead of its pages."""
 
-    def __init__(self, folder: Path, apart: bool = False) -> None:
+    def __init__(self, folder: Path, apart: bool = False, behind: bool = False) -> None:
         self.folder = Path(folder)
-        self.apart = Apart() if apart else None  # the build's snippet processes
+        self.apart = Apart(behind=behind) if apart else None  # the build's snippet processes (``behind``: see Apart)
         self._runs: dict[str, Any] = {}  # a Run, a SnippetError, or _AHEAD
         self._sources: dict[str, str] = {}
         self.executed: list[str] = []  # names, in the order they ran (tests and serve read it)
@@ -144,6 +146,26 @@ class Runner:
             self._sources[name], self._runs[name] = source, _AHEAD
             jobs.append((name, source, self.folder / name))
         self.apart.ahead(jobs)
+
+    def waiting(self, name: str) -> Future | None:
+        """What a page that must not wait (``mkdocs serve``'s) waits for before it can show snippet
+        ``name``, when its run (started now if it had not been) has not ended or its process makes
+        another now: the end of every run made ahead (``Apart.drained``), so that a page waiting
+        for several is made again once, not once for each. None when asking for it would answer at
+        once (run, failed, or no such snippet)."""
+        source = self.source(name)
+        if self.apart is None or source is None:
+            return None
+        if self._sources.get(name) != source or self._gone(name):
+            self.ahead([name])
+        run = self._runs.get(name)
+        if run is _AHEAD and (future := self.apart.started(name)) is not None:
+            if not future.done():
+                return self.apart.drained()
+            run = None if future.exception() else future.result()
+        if isinstance(run, Run) and run.busy and run.busy():  # its process makes another run now
+            return self.apart.drained()
+        return None
 
     def _gone(self, name: str) -> bool:
         """Whether the process that ran ``name`` has ended since (a crash), and its run with it."""
@@ -188,51 +210,12 @@ def execute(name: str, source: str, path: Path) -> Run:
             exec(compile(source, str(path), "exec"), namespace)  # noqa: S102  (the project's own)
     except Exception as error:  # noqa: BLE001  (reported in one line, with the snippet's line)
         plt.close("all")
-        raise SnippetError(f"snippets/{name} raised {_one_line(error)}{_line_in(error, path)}") from None
+        raise SnippetError(f"snippets/{name} raised {one_line(error)}{_line_in(error, path)}") from None
     if plt.get_fignums():
         plt.close("all")
         raise SnippetError(f"snippets/{name} draws a figure but never calls plt.show()")
     capture.raise_what_it_caught(f"snippets/{name}")
     return Run(name, source, namespace, capture.stdout.getvalue(), shown)
-
-
-@dataclass
-class Shown:
-    """A figure a snippet showed, not yet written out: the figure, the snippet's file, and the
-    matplotlib settings in force when it was shown (a snippet may change them; what it drew is
-    written out under the same ones)."""
-
-    figure: Any
-    path: Path
-    rc: Any
-
-
-def draw(name: str, shown: list[Shown], writer: Any) -> list[Any]:
-    """``writer(figure)`` (``svg``, ``phone_svg``) for each figure, as the snippet showed it: a
-    warning, stderr write or log line while it draws fails the snippet, as one while it ran does."""
-    drawn = []
-    for figure in shown:
-        capture = Capture(figure.path)
-        try:
-            with capture, plt.rc_context(), _rc(figure.rc):
-                drawn.append(writer(figure.figure))
-        except Exception as error:  # noqa: BLE001  (reported in one line, as a raise in the snippet is)
-            raise SnippetError(f"snippets/{name} raised {_one_line(error)} while its figure was drawn") from None
-        capture.raise_what_it_caught(f"snippets/{name}", " while its figure was drawn")
-    return drawn
-
-
-@contextlib.contextmanager
-def _rc(settings: Any):
-    """matplotlib's settings exactly as ``settings`` holds them, set as ``rc_context`` puts them back
-    (without validating each again); inside one, which restores the settings after."""
-    dict.update(matplotlib.rcParams, settings)
-    yield
-
-
-def _one_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 def _line_in(error: BaseException, path: Path) -> str:

@@ -17,6 +17,7 @@ from handbook.values import fmt, numbers_in
 from handbook.capture import Capture
 from handbook.snippets import Runner, SnippetError
 from project import WORDS
+from website import HANG_S
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ def apart(tmp_path_factory):
 
     write.runner = runner
     yield write
-    runner.apart.close()
+    runner.apart.stop()
 
 
 def test_the_builds_snippets_run_in_a_process_of_their_own_and_nothing_of_its_own_is_patched(apart, monkeypatch):
@@ -135,7 +136,37 @@ def test_runs_started_ahead_are_the_runs_a_page_then_gets_each_made_once(tmp_pat
         assert runner.run("a.py").stdout == "4\n"
         assert runner.executed == ["a.py", "b.py", "c.py", "a.py", "a.py"]
     finally:
-        runner.apart.close()
+        runner.apart.stop()
+
+
+def test_a_page_that_must_not_wait_learns_what_to_wait_for(tmp_path):
+    """`mkdocs serve`'s pages do not wait for a run: ``waiting`` names what to wait for (the end of
+    every run made ahead), starting a run nobody started, and nothing once asking would answer at
+    once. After ``stop`` no run is made, and no process starts again."""
+    gate = tmp_path / "gate"
+    runner = Runner(tmp_path / "snippets", apart=True, behind=True)
+    runner.folder.mkdir()
+    (runner.folder / "slow.py").write_text(
+        f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\nx = 1\n", encoding="utf-8")
+    (runner.folder / "quick.py").write_text("y = 2\n", encoding="utf-8")
+    assert Runner(runner.folder).waiting("quick.py") is None  # in this process: runs when asked, nothing to wait for
+    try:
+        assert runner.waiting("missing.py") is None  # asking answers at once: no such snippet
+        ended = runner.waiting("slow.py")  # started now, as nothing had started it
+        assert ended is not None and not ended.done() and runner.executed == ["slow.py"]
+        # started too: run, on a process free to answer (None), or one end for both to wait for
+        assert runner.waiting("quick.py") in (None, ended)
+        gate.touch()
+        ended.result(timeout=HANG_S)
+        assert runner.waiting("slow.py") is None and runner.waiting("quick.py") is None
+        assert runner.run("slow.py").value("x") == 1 and runner.run("quick.py").value("y") == 2
+        assert runner.executed == ["slow.py", "quick.py"]  # each ran once
+    finally:
+        runner.apart.stop()
+    (runner.folder / "quick.py").write_text("y = 3\n", encoding="utf-8")
+    with pytest.raises(SnippetError, match="snippets/quick.py: not run, the build has ended"):
+        runner.run("quick.py")
+    assert not any(w._process.is_alive() for w in runner.apart.workers)
 
 
 def test_a_snippet_that_exits_fails_and_one_that_ends_its_process_fails_and_the_rest_run_again(tmp_path):
@@ -155,7 +186,7 @@ def test_a_snippet_that_exits_fails_and_one_that_ends_its_process_fails_and_the_
         assert runner.run("b.py").value("x") == 2  # run again, in a new process
         assert runner.executed == ["b.py", "exit.py", "crash.py", "b.py"]
     finally:
-        runner.apart.close()
+        runner.apart.stop()
 
 
 def test_figures_are_drawn_when_asked_for_once_under_the_settings_they_were_shown_with(snippets, monkeypatch):

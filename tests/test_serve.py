@@ -69,8 +69,9 @@ def _until(page, check, what: str):
 
 
 def _ready(server, log, url: str) -> None:
-    """Wait until `mkdocs serve` answers at ``url`` (its first build runs the lab); if it exits
-    first, fail with what it printed, not with a connection error later."""
+    """Wait until `mkdocs serve` answers at ``url`` (a page of the first build, or one of another
+    edition, built next); if it exits first, fail with what it printed, not with a connection
+    error later."""
     import time
     import urllib.request
 
@@ -111,6 +112,7 @@ def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
     labs = {"labs/causal/": ("실습을 실행하는 중입니다", "출력"), "en/labs/causal/": ("The lab is still running", "Output")}
     try:
         _ready(server, logfile, url + "labs/causal/")  # the gate is shut: no lab has ended
+        _ready(server, logfile, url + "en/labs/causal/")  # the other edition: in the rebuild serving asked for
         assert not gate.exists()
         for path, (running, output) in labs.items():
             page = read(path)
@@ -126,6 +128,58 @@ def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
                 assert time.monotonic() < end and server.poll() is None, f"/{path} never filled in:\n{logfile.read_text()[-3000:]}"
                 time.sleep(0.2)
             assert f'<span class="filename">{output}</span>' in page and "0.1667])" in page, page[:2000]
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        log.close()
+    assert "Traceback" not in logfile.read_text() and "ERROR" not in logfile.read_text(), logfile.read_text()[-3000:]
+
+
+def test_serve_shows_pages_while_snippets_run_and_fills_them_in(tmp_path):
+    """`mkdocs serve` serves the pages before their snippets have run: an example whose snippet
+    still runs is a notice, and the claims that read it wait with it (no failure shown); the run's
+    end fills the page in, in both editions, with its claims checked (here the snippet runs once
+    the test opens its gate: no guess at how long a run takes)."""
+    import html
+    import re
+    import signal
+    import time
+    import urllib.request
+
+    small = project_copy(tmp_path, pages=("index.md", "causal.md"))
+    gate = tmp_path / "gate"
+    snippet = small / "snippets/causal/weights.py"
+    wait = f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\n"
+    snippet.write_text(wait + snippet.read_text(encoding="utf-8"), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
+    port, logfile = _free_port(), tmp_path / "serve.log"
+    log = logfile.open("w")
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
+                               "-a", f"127.0.0.1:{port}"], cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"},
+                              stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    text = lambda path: html.unescape(re.sub(r"<[^>]+>", "", urllib.request.urlopen(url + path, timeout=HANG_S).read().decode()))  # noqa: E731
+    pages = {"causal/": "예제를 실행하는 중입니다", "en/causal/": "This example is still running"}
+    shown = "# pretend every score is equal"  # weights.py's code, in its example
+    try:
+        _ready(server, logfile, url + "causal/")  # the gate is shut: weights.py has not run
+        _ready(server, logfile, url + "en/causal/")  # the other edition: in the rebuild serving asked for
+        assert not gate.exists()
+        for path, running in pages.items():
+            page = text(path)
+            assert running in page and shown not in page, page[:3000]  # (others may have run: no count)
+            assert "인과 마스크" in page or "causal mask" in page  # the prose is there
+            assert "claim `" not in page  # its claims wait for its run: no failure shown
+        gate.touch()
+        end = time.monotonic() + HANG_S
+        for path, running in pages.items():
+            while running in (page := text(path)):  # the rebuild the run's end asked for
+                assert time.monotonic() < end and server.poll() is None, f"/{path} never filled in:\n{logfile.read_text()[-3000:]}"
+                time.sleep(0.2)
+            assert shown in page and "claim `" not in page, page[:3000]
         server.send_signal(signal.SIGINT)
         assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
     finally:

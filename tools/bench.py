@@ -9,7 +9,7 @@ Prints one table (medians of several runs):
 (d) the rebuild `mkdocs serve --dirty` does after a prose-only edit;
 (e) the rebuild after a one-snippet edit;
 (h) `make serve` in a fresh copy (no lab run kept): from its start to the first page it serves, and
-    to every lab page of both editions filled in with its outputs;
+    to every page of both editions filled in (each example's result, each lab's outputs);
 (f) `make test`, one run building the site afresh, and (f') `make check`, each also as a ratio
     to the cold build (a): a slower machine takes longer for both, and the ratio holds;
 (g) the largest page: its HTML, and everything it transfers (gzip, figures loaded).
@@ -107,7 +107,8 @@ def _wall(command: list[str], **env: str) -> float:
 
 def serve_times(project: Path) -> tuple[float, float]:
     """`make serve`'s command in ``project``: seconds from its start to the home page served, and
-    to every lab page (both editions) showing its outputs rather than the running notice."""
+    to every page (both editions) filled in: each chapter's examples and each lab's outputs shown
+    rather than their running notices."""
     import socket
     import urllib.request
 
@@ -118,6 +119,8 @@ def serve_times(project: Path) -> tuple[float, float]:
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}/"
     labs = [f"{prefix}labs/{p.stem}/" for prefix in ("", "en/") for p in sorted((project / "labs").glob("*.py"))]
+    labs += [f"{prefix}{p.stem}/" for prefix, docs in (("", "docs"), ("en/", "docs-en"))
+             for p in sorted((project / docs).glob("*.md")) if p.stem != "index"]
     start = time.perf_counter()
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty", "-a", f"127.0.0.1:{port}"],
                               cwd=project, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -131,7 +134,7 @@ def serve_times(project: Path) -> tuple[float, float]:
             assert server.poll() is None, "mkdocs serve exited"
             time.sleep(0.1)
         first = time.perf_counter() - start
-        running = [read_words(project / c)["lab running"] for c in ("mkdocs.yml", "mkdocs.en.yml")]
+        running = [read_words(project / c)[w] for c in ("mkdocs.yml", "mkdocs.en.yml") for w in ("lab running", "example running")]
         while labs:
             assert server.poll() is None, "mkdocs serve exited"
             labs = [p for p in labs if (text := page(p)) is None or any(r in text for r in running)]
@@ -180,7 +183,7 @@ def main() -> None:
             ("(e) rebuild after a snippet edit (serve --dirty)", f"{statistics.median(code):.2f} s", "", None),
             ("(h) make serve: start to the first page", f"{first:.1f} s", "", None),
             ("(h) against (a)", f"{first / cold:.2f} ×", "≤ 0.3 ×", first <= 0.3 * cold),
-            ("(h) make serve: start to every lab page filled in", f"{filled:.1f} s", "", None),
+            ("(h) make serve: start to every page filled in (examples, labs)", f"{filled:.1f} s", "", None),
         ]
         # make test as make runs it, building the site afresh (none kept from an earlier run), and
         # make check; each as a ratio to the cold build (a), which holds on a slower machine too.

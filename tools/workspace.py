@@ -16,8 +16,9 @@ ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 # Builds in one process, as `mkdocs serve --dirty` does. Each line of stdin names a file to edit
 # (or nothing) before the next build; each build prints its seconds and the pages it rewrote. As
-# the server does, a lab run that a build left going (its page shown without outputs) rebuilds
-# when it ends; those rebuilds' pages count as the edit's, their time does not.
+# under the server, the first build is the root edition's and the next one adds the others, and a
+# lab or snippet run that a build left going (its page shown without it) rebuilds when it ends;
+# those rebuilds' pages count as the edit's, their time does not.
 SERVE = textwrap.dedent("""
     import json, os, sys, time
     from concurrent.futures import wait
@@ -34,8 +35,14 @@ SERVE = textwrap.dedent("""
             config.plugins.on_startup(command="serve", dirty=True)
             started = True
         build(config, dirty=True)
-        config.plugins["handbook"].shared.served.set()  # as on_serve does after the first build: the labs may start
-        return config.plugins["handbook"].shared
+        handbook = config.plugins["handbook"]
+        if not handbook.shared.served.is_set():  # served, as after mkdocs serve's first build: the labs may
+            handbook.on_serve(Unwatched())       # start, and the other editions are built next
+        return handbook.shared
+
+    class Unwatched:  # what on_serve asks of the server: here nothing watches, this loop rebuilds
+        def watch(self, path):
+            pass
 
     for line in sys.stdin:
         before = {p: p.stat().st_mtime_ns for p in site.rglob("index.html")}
