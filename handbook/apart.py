@@ -6,7 +6,7 @@ A few processes (one a core, at most ``MOST``), started with the runner and kept
 lives (``mkdocs serve``: for every rebuild), run the snippets. The build names the snippets its
 pages will ask for, in the order they will ask (``ahead``); the processes run them one after
 another meanwhile, and draw their figures, so a page finds its snippets run. A snippet's output
-depends on nothing but its text (tests/test_snippets.py runs each alone and compares), so which
+depends on nothing but its text (tests/content/test_snippets.py runs each alone and compares), so which
 process ran it, and after what, changes nothing a page shows. The snippet's namespace stays in its
 process: the build asks that process for the value of an expression (a claim, a table) and gets a
 copy back. A value that cannot be copied (pickled) fails the expression with a message saying so.

@@ -11,7 +11,7 @@ language's variant: the same code with other strings (``variant_problems``), whi
 edition's pages show in place of ``x.py``. A lab is one source, ``labs/<chapter>.py``, with its text
 cells in every language and its code once (``lab_pair_problems``); it includes no variant and
 prints nothing that changes with the language, so its code is the same in every edition and runs
-once (tests/test_editions.py checks it).
+once (tests/site/test_editions.py checks it).
 """
 
 from __future__ import annotations

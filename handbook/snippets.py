@@ -9,7 +9,7 @@ and the line. What counts is what the snippet's own thread does: another thread'
 and log lines meanwhile go where they would have gone (see ``capture.py``). Warnings are those Python
 shows a script run as ``python snippet.py``: the default filters, deprecations from the snippet's own
 lines included, each place warning afresh in every run. A snippet depends on nothing but its own text
-and the installed libraries (tests/test_snippets.py runs each alone from an empty folder), and the
+and the installed libraries (tests/content/test_snippets.py runs each alone from an empty folder), and the
 libraries cannot change inside one process; so while the text is the same, so is the result, and a
 ``Runner`` reuses it.
 """

@@ -2,7 +2,7 @@
 
 Builds the site into a temporary folder, serves it like GitHub Pages (tools/website.py) and prints
 one page x category table per device. ``make test`` gates on a representative few pages only
-(tests/test_audit.py); this table is the whole site.
+(tests/browser/test_audit.py); this table is the whole site.
 """
 
 import tempfile

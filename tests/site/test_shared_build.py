@@ -55,7 +55,7 @@ def test_not_site_selects_no_test_that_needs_the_site():
 
     def collected(marks: str) -> list[str]:
         run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                              "-m", marks, "tests/test_audit.py"], cwd=ROOT, capture_output=True, text=True)
+                              "-m", marks, "tests/browser/test_audit.py"], cwd=ROOT, capture_output=True, text=True)
         return [line for line in run.stdout.splitlines() if "::" in line]
 
     assert collected("not site") == []  # both of its tests use the site

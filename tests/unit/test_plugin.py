@@ -473,7 +473,7 @@ def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
         plugin.load_config({})
         plugin.on_startup(command=command, dirty=False)
         plugin.words = WORDS["ko"]
-        plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
+        plugin.runner = Runner(Path(__file__).resolve().parents[2] / "snippets")
         shown[command] = plugin.on_page_markdown(text, page=page, config={}, files=None)
     assert shown["build"] == text
     assert shown["serve"].startswith('!!! failure "이 페이지의 검사 1건이 실패했습니다')
@@ -504,7 +504,7 @@ def test_a_missing_snippet_names_the_page_and_line_that_runs_it(tmp_path, caplog
     plugin.load_config({})
     plugin.on_startup(command="build", dirty=False)
     plugin.words = WORDS["ko"]
-    plugin.runner = Runner(Path(__file__).resolve().parents[1] / "snippets")
+    plugin.runner = Runner(Path(__file__).resolve().parents[2] / "snippets")
     page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md", abs_src_path=str(page_file)))
     plugin.on_page_markdown(text, page=page, config={}, files=None)
     with caplog.at_level("WARNING", logger="mkdocs.plugins.handbook"):
@@ -537,7 +537,7 @@ def test_every_cited_github_thread_is_listed_as_its_kind_and_every_listed_one_is
     from handbook import references
     from handbook.labs import prose
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     pages = {}
     for folder in ("docs", "docs-en"):
         pages |= {f"{folder}/{p.name}": p.read_text(encoding="utf-8") for p in sorted((root / folder).glob("*.md"))}

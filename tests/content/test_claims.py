@@ -29,7 +29,7 @@ for folder, lang in zip(EDITIONS, LANGS.values()):
 def _claims():
     for file, text in PAGES.items():
         problems = []
-        # A lab's own claims read its executed notebook: tests/test_labs.py checks them on the site's runs.
+        # A lab's own claims read its executed notebook: tests/content/test_labs.py checks them on the site's runs.
         yield from (c for c in read_claims(text, file, problems) if c.snippet != "lab")
         assert not problems, problems
 
@@ -391,7 +391,7 @@ def test_changing_the_snippet_breaks_its_claims(tmp_path):
 
 
 # The edits an attack on the claims made while the prose, the strict build and the tests stayed as they
-# were (the causal lab's is in tests/test_labs.py): each now breaks a claim on the page in both editions.
+# were (the causal lab's is in tests/content/test_labs.py): each now breaks a claim on the page in both editions.
 @pytest.mark.parametrize(("snippet", "old", "new", "editions"), [
     ("exp/product.py", "pairs, low, high = 100_000, -300, 300", "pairs, low, high = 1_000, -3, 3", ["docs", "docs-en"]),
     ("scaling/dk_frames.py", "n_keys = 8", "n_keys = 6", ["docs"]),

@@ -5,7 +5,7 @@ Performance is not scored here: its largest part, total blocking time, is CPU ti
 scripts take on this machine, so the same page scores 94 on a slow or busy machine and 100 on a
 quiet fast one (seen). ``make audit`` and ``make bench`` measure it; ``make test`` guards what makes
 a page fast with fixed limits that no machine's speed can move: bytes, requests and elements per
-page (tests/test_site.py's and tests/test_browser.py's budgets). The three categories scored here
+page (tests/site/test_site.py's and tests/browser/test_browser.py's budgets). The three categories scored here
 depend on the page alone. The pages: the home page, the heaviest chapter and the heaviest lab (by
 HTML size: the most elements and the most code), and the English edition's heaviest chapter.
 Accessibility on every page, in both palettes, is test_browser's axe-core check.

@@ -190,7 +190,7 @@ def test_generated_html_is_valid(site, tmp_path):
 
 
 def test_labs_offer_their_notebook(site):
-    for lab in (ROOT / "labs").glob("*.py"):  # tests/test_labs.py checks the notebook itself
+    for lab in (ROOT / "labs").glob("*.py"):  # tests/content/test_labs.py checks the notebook itself
         page = (site / "labs" / lab.stem / "index.html").read_text(encoding="utf-8")
         assert f'href="{lab.stem}.ipynb" title="노트북 내려받기' in page  # beside the page: any base path
 
@@ -222,7 +222,7 @@ def test_no_repository_link_where_no_repository_is_known(site):
 # speed can move (Lighthouse's performance score, which a slow or busy machine does move, is make
 # audit's): each about a quarter above the heaviest page today (HTML 35 KB, scripts 37 KB, styles
 # 28 KB, all it loads 208 KB), so that a real regression fails (a new script or font, figures
-# saved as bitmaps) and a new paragraph does not. Requests and elements: tests/test_browser.py.
+# saved as bitmaps) and a new paragraph does not. Requests and elements: tests/browser/test_browser.py.
 BUDGET_KB = {"html": 45, "scripts": 46, "styles": 35, "total": 260}
 
 
