@@ -40,7 +40,7 @@ VARIES_LABS = {"labs/decoding.py", "labs/flex.py", "labs/online.py", "labs/toget
 # of each lab's printed cells, and every claim of the chapters checked against those runs.
 PROBE = """
 import json, sys
-sys.path.insert(0, "tests")
+sys.path[:0] = ["tests", "tests/content"]  # the helpers, and this tier's modules
 from project import RUNNER, runner_for
 from test_claims import CLAIMS
 from test_portability import lab_claim_problems, seen
