@@ -22,6 +22,11 @@ from website import HANG_S
 
 @pytest.fixture
 def snippets(tmp_path):
+    """A runner in this process, under matplotlib's settings as a new process starts with them (as
+    the build's snippet processes do): a test that ran before in this worker may have changed them
+    (koreanize_matplotlib, imported by a chapter's snippet, sets a Korean font for every figure)."""
+    import matplotlib
+
     runner = Runner(tmp_path)
 
     def write(name: str, source: str) -> str:
@@ -29,7 +34,8 @@ def snippets(tmp_path):
         return name
 
     write.runner = runner
-    return write
+    with matplotlib.rc_context({k: v for k, v in matplotlib.rcParamsOrig.items() if k != "backend"}):
+        yield write
 
 
 def test_missing_snippet(snippets):
