@@ -192,9 +192,7 @@ class LabPages:
         self.shared.served.set()  # the labs start now, after the first build (no lab has ended before this)
         if self.shared.later is not None:  # the other editions, built in the rebuild this asks for
             self.shared.later.set_result(None)
-            self.shared.ask_rebuild()
-        elif any(f.done() for f in self.shared.waited):  # snippets that ended before the server watched
-            self.shared.ask_rebuild()
+            self.shared.ask_rebuild()  # (a run that ended before this asked already: its ask waited)
         return server
 
 

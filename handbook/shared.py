@@ -38,7 +38,6 @@ class Shared:
         self.notebooks: dict[tuple, tuple[tuple, Any]] = {}  # labs.notebook's: the latest of each
         self.pages: dict[Path, Any] = {}  # links.broken_links': each built page's ids and links
 
-
     def ask_rebuild(self, *_: Any) -> None:
         """Under serve, a run a page was shown without has ended (a future's done-callback): the
         server is asked for a rebuild (``asking``)."""

@@ -1,6 +1,7 @@
 """Builds of a small copy of the project: `make serve` rebuilds in place (a prose edit rebuilds its page
 only, a snippet edit the pages showing it), and the strict build fails on what it must."""
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -44,12 +45,49 @@ def test_a_broken_link_in_raw_html_fails_the_strict_build(tmp_path):
     assert f"broken link: docs/index.md:{line}: nowhere/ (no such file), in index.html" in result.stderr
 
 
+ENV = {**{k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}, "NO_MKDOCS_2_WARNING": "1"}
+
+
 def _free_port() -> int:
     import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def _serving(small, tmp_path):
+    """`mkdocs serve --dirty` as `make serve` runs it in ``small``: (the server, its URL, its log),
+    and the server ended whatever the test did."""
+    port, logfile = _free_port(), tmp_path / "serve.log"
+    with logfile.open("w") as log:  # a file: a full pipe would block it
+        server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
+                                   "-a", f"127.0.0.1:{port}"], cwd=small, env=ENV,
+                                  stdout=log, stderr=subprocess.STDOUT)
+        try:
+            yield server, f"http://127.0.0.1:{port}/", logfile
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait()
+
+
+def _stop(server, logfile) -> None:
+    """Ctrl-C: the server stops, as after Ctrl-C (exit status 0), however long the machine takes;
+    only a hang reaches the limit."""
+    import signal
+
+    server.send_signal(signal.SIGINT)
+    try:
+        assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"mkdocs serve still running {HANG_S} s after Ctrl-C") from None
+
+
+def _gated(gate) -> str:
+    """Python that waits until the file ``gate`` exists: a run that ends when the test says so."""
+    return f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\n"
 
 
 def _until(page, check, what: str):
@@ -66,6 +104,18 @@ def _until(page, check, what: str):
             pass
         page.wait_for_timeout(200)  # between looks at the page, not a wait for anything
     raise AssertionError(f"{what} never appeared ({HANG_S} s); the page says: {page.inner_text('article')[:300]}")
+
+
+def _filled(server, logfile, read, path: str, running: str) -> str:
+    """``path`` once it no longer shows the notice ``running``: the rebuild a run's end asked for,
+    however long it takes; only a hang (HANG_S) or the server's exit fails."""
+    import time
+
+    end = time.monotonic() + HANG_S
+    while running in (page := read(path)):
+        assert time.monotonic() < end and server.poll() is None, f"/{path} never filled in:\n{logfile.read_text()[-3000:]}"
+        time.sleep(0.2)  # between looks at the page
+    return page
 
 
 def _ready(server, log, url: str) -> None:
@@ -87,30 +137,26 @@ def _ready(server, log, url: str) -> None:
     raise AssertionError(f"mkdocs serve never answered at {url} ({HANG_S} s):\n{log.read_text()[-3000:]}")
 
 
+def _clean(logfile) -> None:
+    assert "Traceback" not in logfile.read_text() and "ERROR" not in logfile.read_text(), logfile.read_text()[-3000:]
+
+
 def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
     """`mkdocs serve` serves once the pages are built, without waiting for the labs: a lab whose
     run has not ended shows its text and code under a notice, and its outputs once the run ends
     (here, when the test opens the lab's gate: no guess at how long a run takes)."""
     import html
     import re
-    import signal
     import urllib.request
 
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "labs/causal.py"))
     gate = tmp_path / "gate"
-    wait = f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\n"
     lab = small / "labs/causal.py"  # the lab (one run, both editions' pages) waits at its first code cell
-    lab.write_text(lab.read_text(encoding="utf-8").replace("\n# %%\n", f"\n# %%\n{wait}\n# %%\n", 1), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
-    port, logfile = _free_port(), tmp_path / "serve.log"
-    log = logfile.open("w")
-    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
-                               "-a", f"127.0.0.1:{port}"], cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"},
-                              stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    read = lambda path: urllib.request.urlopen(url + path, timeout=HANG_S).read().decode()  # noqa: E731
+    lab.write_text(lab.read_text(encoding="utf-8").replace("\n# %%\n", f"\n# %%\n{_gated(gate)}\n# %%\n", 1),
+                   encoding="utf-8")
     labs = {"labs/causal/": ("실습을 실행하는 중입니다", "출력"), "en/labs/causal/": ("The lab is still running", "Output")}
-    try:
+    with _serving(small, tmp_path) as (server, url, logfile):
+        read = lambda path: urllib.request.urlopen(url + path, timeout=HANG_S).read().decode()  # noqa: E731
         _ready(server, logfile, url + "labs/causal/")  # the gate is shut: no lab has ended
         _ready(server, logfile, url + "en/labs/causal/")  # the other edition: in the rebuild serving asked for
         assert not gate.exists()
@@ -120,22 +166,11 @@ def test_serve_shows_pages_while_labs_run_and_fills_them_in(tmp_path):
             assert running in text and "mask = torch.tril(torch.ones(T, T))" in text, text[:2000]
             assert f'<span class="filename">{output}</span>' not in page  # no cell has printed
         gate.touch()
-        import time
-
-        end = time.monotonic() + HANG_S
         for path, (running, output) in labs.items():
-            while running in (page := read(path)):  # the rebuild the run's end asked for
-                assert time.monotonic() < end and server.poll() is None, f"/{path} never filled in:\n{logfile.read_text()[-3000:]}"
-                time.sleep(0.2)
+            page = _filled(server, logfile, read, path, running)
             assert f'<span class="filename">{output}</span>' in page and "0.1667])" in page, page[:2000]
-        server.send_signal(signal.SIGINT)
-        assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        log.close()
-    assert "Traceback" not in logfile.read_text() and "ERROR" not in logfile.read_text(), logfile.read_text()[-3000:]
+        _stop(server, logfile)
+    _clean(logfile)
 
 
 def test_serve_shows_pages_while_snippets_run_and_fills_them_in(tmp_path):
@@ -145,26 +180,16 @@ def test_serve_shows_pages_while_snippets_run_and_fills_them_in(tmp_path):
     the test opens its gate: no guess at how long a run takes)."""
     import html
     import re
-    import signal
-    import time
     import urllib.request
 
     small = project_copy(tmp_path, pages=("index.md", "causal.md"))
     gate = tmp_path / "gate"
     snippet = small / "snippets/causal/weights.py"
-    wait = f"import pathlib, time\nwhile not pathlib.Path({str(gate)!r}).exists():\n    time.sleep(0.05)\n"
-    snippet.write_text(wait + snippet.read_text(encoding="utf-8"), encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
-    port, logfile = _free_port(), tmp_path / "serve.log"
-    log = logfile.open("w")
-    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
-                               "-a", f"127.0.0.1:{port}"], cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"},
-                              stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    text = lambda path: html.unescape(re.sub(r"<[^>]+>", "", urllib.request.urlopen(url + path, timeout=HANG_S).read().decode()))  # noqa: E731
+    snippet.write_text(_gated(gate) + snippet.read_text(encoding="utf-8"), encoding="utf-8")
     pages = {"causal/": "예제를 실행하는 중입니다", "en/causal/": "This example is still running"}
     shown = "# pretend every score is equal"  # weights.py's code, in its example
-    try:
+    with _serving(small, tmp_path) as (server, url, logfile):
+        text = lambda path: html.unescape(re.sub(r"<[^>]+>", "", urllib.request.urlopen(url + path, timeout=HANG_S).read().decode()))  # noqa: E731
         _ready(server, logfile, url + "causal/")  # the gate is shut: weights.py has not run
         _ready(server, logfile, url + "en/causal/")  # the other edition: in the rebuild serving asked for
         assert not gate.exists()
@@ -174,20 +199,11 @@ def test_serve_shows_pages_while_snippets_run_and_fills_them_in(tmp_path):
             assert "인과 마스크" in page or "causal mask" in page  # the prose is there
             assert "claim `" not in page  # its claims wait for its run: no failure shown
         gate.touch()
-        end = time.monotonic() + HANG_S
         for path, running in pages.items():
-            while running in (page := text(path)):  # the rebuild the run's end asked for
-                assert time.monotonic() < end and server.poll() is None, f"/{path} never filled in:\n{logfile.read_text()[-3000:]}"
-                time.sleep(0.2)
+            page = _filled(server, logfile, text, path, running)
             assert shown in page and "claim `" not in page, page[:3000]
-        server.send_signal(signal.SIGINT)
-        assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        log.close()
-    assert "Traceback" not in logfile.read_text() and "ERROR" not in logfile.read_text(), logfile.read_text()[-3000:]
+        _stop(server, logfile)
+    _clean(logfile)
 
 
 @pytest.mark.browser
@@ -197,19 +213,10 @@ def test_make_serve_in_a_browser(tmp_path, browser):
     on the chapter and its lab; fixing the snippet alone brings both back; Ctrl-C stops the server
     with the page still open. The strict build of the broken snippet fails, and the
     plain build shows no failure box (a deployed page never does)."""
-    import signal
-
     small = project_copy(tmp_path, pages=("index.md", "causal.md", "labs/causal.py"))
     snippet = small / "snippets/causal/weights.py"
     good = snippet.read_text(encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in ("SITE_URL", "REPO_URL")}
-    port, logfile = _free_port(), tmp_path / "serve.log"
-    log = logfile.open("w")  # a file: a full pipe would block it
-    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--livereload", "--dirty",
-                               "-a", f"127.0.0.1:{port}"], cwd=small, env={**env, "NO_MKDOCS_2_WARNING": "1"},
-                              stdout=log, stderr=subprocess.STDOUT)
-    try:
-        url = f"http://127.0.0.1:{port}/"
+    with _serving(small, tmp_path) as (server, url, logfile):
         _ready(server, logfile, url + "causal/")
         page, lab = browser.new_page(), browser.new_page()
         page.goto(url + "causal/")
@@ -229,24 +236,12 @@ def test_make_serve_in_a_browser(tmp_path, browser):
         for tab in (page, lab):
             _until(tab, lambda p: p.locator(failure).count() == 0 and "broken on purpose" not in p.inner_text("article"),
                    "the fixed page")
-
-        # Ctrl-C, with both tabs still open (livereload polling): the server stops, as after
-        # Ctrl-C (exit status 0), however long the machine takes; only a hang reaches the limit.
-        server.send_signal(signal.SIGINT)
-        try:
-            assert server.wait(timeout=HANG_S) == 0, logfile.read_text()[-3000:]
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"mkdocs serve still running {HANG_S} s after Ctrl-C") from None
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        log.close()
+        _stop(server, logfile)  # with both tabs still open (livereload polling)
 
     snippet.write_text(good.replace("T = 4", "T = 5"), encoding="utf-8")
     build = [sys.executable, "-m", "mkdocs", "build", "-d", str(tmp_path / "site")]
-    strict = subprocess.run([*build, "--strict"], cwd=small, env=env, capture_output=True, text=True)
+    strict = subprocess.run([*build, "--strict"], cwd=small, env=ENV, capture_output=True, text=True)
     assert strict.returncode != 0 and "causal/weights.py: weights[1]" in strict.stderr
-    subprocess.run(build, cwd=small, env=env, capture_output=True, text=True, check=True)
+    subprocess.run(build, cwd=small, env=ENV, capture_output=True, text=True, check=True)
     built = (tmp_path / "site/causal/index.html").read_text(encoding="utf-8")
     assert "이 페이지의 검사" not in built and "mkdocs serve에서만" not in built
