@@ -14,7 +14,8 @@ Modules: ``snippets`` (running them), ``apart`` (the build's snippet process) an
 ``literals`` (a literal as written), ``quotes`` (sentences about library code, against its
 installed source) and ``prose`` (a page's claims, quotes and bare numbers); ``mathml`` (TeX);
 ``labs`` (a lab source as each edition's notebook and page), ``runs`` (running a lab, its reuse
-key) and ``kernels`` (warm kernels); ``editions`` (languages); ``links`` (the built site's links);
+key) and ``kernels`` (warm kernels); ``editions`` (languages) and ``catalogue`` (a language's
+words for the snippets); ``links`` (the built site's links);
 and the plugin: ``plugin`` (its config and the pages' events), its seams ``labpages``, ``theme``
 and ``site``, and ``shared`` (what every edition's plugin shares in one process).
 """

@@ -6,9 +6,9 @@ snippet and each notebook executes once however many languages show it.
 
 The editions differ only in words. A page of one edition has its counterpart, under the same name,
 in every other; the two claim the same things of the same snippets and quote the same library
-source. Where a snippet prints or draws words, ``<chapter>/x.<lang>.py`` beside ``x.py`` is that
-language's variant: the same code with other strings (``variant_problems``), which the other
-edition's pages show in place of ``x.py``. A lab is one source, ``labs/<chapter>.py``, with its text
+source. Where a snippet prints or draws words, its chapter's catalogue ``<chapter>/<lang>.yml``
+gives them in that language, and ``x.<lang>.py`` names the variant it makes: the same code with
+those strings (``catalogue.py``), which the other edition's pages show in place of ``x.py``. A lab is one source, ``labs/<chapter>.py``, with its text
 cells in every language and its code once (``lab_pair_problems``); it includes no variant and
 prints nothing that changes with the language, so its code is the same in every edition and runs
 once (tests/site/test_editions.py checks it).
@@ -16,12 +16,12 @@ once (tests/site/test_editions.py checks it).
 
 from __future__ import annotations
 
-import ast
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from . import labs
+from .catalogue import Catalogues
 from .labs import notebook
 from .prose import read_claims, read_quotes
 from .snippets import Run, Runner
@@ -88,7 +88,7 @@ def lab_code(lab: Path, lang: str, runner: EditionRunner) -> list[str]:
     """A lab's code cells as the ``lang`` edition (its ``runner``) runs them, each ``# snippet:``
     cell as the code that edition shows. Two editions' labs whose code is equal share one run
     (handbook/plugin.py)."""
-    book = notebook(lab, runner.folder, lang, resolve=runner.name)
+    book = notebook(lab, runner.folder, lang, shows=runner.source)
     return [c.source for c in book.cells if c.cell_type == "code"]
 
 
@@ -100,7 +100,7 @@ class EditionRunner:
         self.runner, self.lang, self.folder = runner, lang, runner.folder
 
     def name(self, name: str) -> str:
-        if self.lang and (self.folder / variant(name, self.lang)).is_file():
+        if self.lang and name.endswith(".py") and self.runner.source(variant(name, self.lang)) is not None:
             return variant(name, self.lang)
         return name
 
@@ -117,30 +117,15 @@ class EditionRunner:
         return self.runner.ran(source)
 
 
-def _blanked(source: str) -> str:
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            node.value = ""
-    return ast.dump(tree)
-
-
 def variant_problems(folder: Path, langs: list[str]) -> list[str]:
-    """Each variant that is more than other words for its snippet: it must exist beside ``x.py``
-    and differ from it only in string constants (f-string text, labels, comments)."""
-    problems = []
-    for path in sorted(folder.rglob("*.py")):
-        name = path.relative_to(folder).as_posix()
-        if not is_variant(name, langs):
-            continue
-        stem, lang = name.rsplit(".", 2)[0], path.suffixes[-2][1:]
-        base = folder / f"{stem}.py"
-        if not base.is_file():
-            problems.append(f"snippets/{name}: a {lang} variant of snippets/{stem}.py, which does not exist")
-        elif _blanked(path.read_text(encoding="utf-8")) != _blanked(base.read_text(encoding="utf-8")):
-            problems.append(f"snippets/{name} differs from snippets/{stem}.py in more than its strings: "
-                            "a variant may change words, never code")
-    return problems
+    """What is wrong with the snippets' words in other languages: a catalogue's problems
+    (``catalogue.py``), and a variant written as a file of its own (``x.en.py``), a copy of the
+    code that would drift from the snippet's."""
+    problems = [f"snippets/{name}: a copy of snippets/{name.rsplit('.', 2)[0]}.py for {name.rsplit('.', 2)[1]!r}: "
+                f"its words go in snippets/{name.split('/')[0]}/{name.rsplit('.', 2)[1]}.yml, the code stays once"
+                for name in (p.relative_to(folder).as_posix() for p in sorted(folder.rglob("*.py")))
+                if is_variant(name, langs[1:])]
+    return problems + Catalogues(folder).problems(langs)
 
 
 def claims_of(text: str, file: str = "") -> Counter[str]:

@@ -42,7 +42,7 @@ class LabPages:
             name = source.stem
             try:
                 text = nbformat.writes(labs.notebook(source, self.runner.folder, self.lang, config["site_url"] or "",
-                                                     resolve=self.runner.name, made=self.shared.notebooks))
+                                                     shows=self.runner.source, made=self.shared.notebooks))
             except labs.LabError as error:
                 raise PluginError(str(error)) from None
             # Its text, or a comment in its code, changed and its run did not: the page is made again
@@ -172,7 +172,7 @@ class LabPages:
     def _page_cells(self, name: str) -> Any:
         """The lab's cells as the page shows them: its code as the sources have it now."""
         return labs.notebook(self._lab_source(name), self.runner.folder, self.lang, download=False,
-                             resolve=self.runner.name, made=self.shared.notebooks)
+                             shows=self.runner.source, made=self.shared.notebooks)
 
     def _lab_figure(self, png: bytes, code: str) -> str:
         file = self.figures.add(png, ".png")

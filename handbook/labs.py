@@ -34,10 +34,11 @@ class LabError(Exception):
 
 
 def notebook(source: Path, snippets: Path, lang: str, site_url: str = "", download: bool = True,
-             resolve: Callable[[str], str] = str, made: dict[tuple, Any] | None = None) -> Any:
+             shows: Callable[[str], str | None] | None = None, made: dict[tuple, Any] | None = None) -> Any:
     """The notebook readers of the ``lang`` edition download: its text cells and the code cells.
-    Each ``# snippet: chapter/x.py`` cell becomes that snippet's code (``resolve(name)``'s: an
-    edition's runner names its variant where one exists), a setup cell comes first, claims are
+    Each ``# snippet: chapter/x.py`` cell becomes that snippet's code as the edition shows it
+    (``shows(name)``: an edition's runner gives its variant where one exists; by default the file
+    under ``snippets``), a setup cell comes first, claims are
     plain code, links point at the site, and cell ids are fixed, so the same sources always give
     the same bytes. With ``download=False``, the text cells stay as the page renders them (claims,
     links to the chapters' Markdown files).
@@ -49,19 +50,21 @@ def notebook(source: Path, snippets: Path, lang: str, site_url: str = "", downlo
     import copy
 
     text = source.read_text(encoding="utf-8")
+    if shows is None:
+        def shows(name: str) -> str | None:
+            return (snippets / name).read_text(encoding="utf-8") if (snippets / name).is_file() else None
     included = []
     for name in sorted(set(SNIPPET_CELL.findall(text))):  # every line that looks like one: a superset
-        path = snippets / resolve(name) if (snippets / name).is_file() else None
-        included.append((name, path and path.read_text(encoding="utf-8")))
+        included.append((name, shows(name) if (snippets / name).is_file() else None))
     which, inputs = (str(source), str(snippets), lang, site_url, download), (text, tuple(included))
     made = {} if made is None else made
     if made.get(which, (None,))[0] != inputs:
-        made[which] = (inputs, _notebook(source, snippets, lang, site_url, download, resolve))
+        made[which] = (inputs, _notebook(source, snippets, lang, site_url, download, dict(included)))
     return copy.deepcopy(made[which][1])
 
 
 def _notebook(source: Path, snippets: Path, lang: str, site_url: str, download: bool,
-              resolve: Callable[[str], str]) -> Any:
+              included: dict[str, str | None]) -> Any:
     import jupytext
 
     name = source.stem
@@ -72,9 +75,9 @@ def _notebook(source: Path, snippets: Path, lang: str, site_url: str, download: 
     book.cells = [c for c in book.cells if c.cell_type == "code" or c.metadata.get("lang") == lang]
     for cell in book.cells:
         if cell.cell_type == "code" and (m := SNIPPET_CELL.fullmatch(cell.source.strip())):
-            if not (snippets / m[1]).is_file():
+            if included.get(m[1]) is None:
                 raise LabError(f"{shown(source)} includes a missing snippet snippets/{m[1]}")
-            cell.source = (snippets / resolve(m[1])).read_text(encoding="utf-8").rstrip()
+            cell.source = included[m[1]].rstrip()
         elif cell.cell_type == "markdown" and download:
             cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
             cell.source = WORD_CLAIM.sub(lambda c: c["literal"], cell.source)

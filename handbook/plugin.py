@@ -123,9 +123,9 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
 
     def show(self, name: str) -> Example | _Broken:
         """The run of a snippet, for a page's ``handbook.run``."""
-        if self.page is not None:
-            self.uses.setdefault(self.page, {})[name] = self.runner.source(name) or ""
         try:
+            if self.page is not None:
+                self.uses.setdefault(self.page, {})[name] = self.runner.source(name) or ""
             return Example(self.runner.run(name), self.figures, self.words)
         except SnippetError as error:
             message = f"{self._where(name)}: {error}"  # the page and the line that asked for it
@@ -167,7 +167,7 @@ class HandbookPlugin(LabPages, Theme, WholeSite, BasePlugin[HandbookConfig]):
         names = [n for f in pages if f.abs_src_path and Path(f.abs_src_path).is_file()
                  for n in RUN_CALL.findall(Path(f.abs_src_path).read_text(encoding="utf-8"))]
         variants = [variant(n, lang) for lang in list(self.config.editions)[1:] for n in names
-                    if n.endswith(".py") and (self.runner.folder / variant(n, lang)).is_file()]
+                    if n.endswith(".py") and self.runner.runner.source(variant(n, lang)) is not None]
         return names + variants
 
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:

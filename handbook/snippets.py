@@ -32,6 +32,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
 from .apart import Apart  # noqa: E402
+from .catalogue import Catalogues  # noqa: E402
 from .capture import MODULE, Capture, SnippetError, one_line  # noqa: E402
 from .figures import Shown, draw, phone_svg, svg  # noqa: E402
 
@@ -109,10 +110,13 @@ class Runner:
         self._runs: dict[str, Any] = {}  # a Run, a SnippetError, or _AHEAD
         self._sources: dict[str, str] = {}
         self.executed: list[str] = []  # names, in the order they ran (tests and serve read it)
+        self.catalogues = Catalogues(self.folder)  # other languages' words: their variants (catalogue.py)
 
     def source(self, name: str) -> str | None:
+        """The text of ``snippets/<name>``, or of a variant its chapter's catalogue makes
+        (``chapter/x.<lang>.py``); None if there is neither."""
         path = self.folder / name
-        return path.read_text(encoding="utf-8") if path.is_file() else None
+        return path.read_text(encoding="utf-8") if path.is_file() else self.catalogues.variant(name)
 
     def run(self, name: str) -> Run:
         """The run of ``snippets/<name>``; a failure raises ``SnippetError`` (and is remembered,
@@ -183,8 +187,9 @@ class Runner:
         return next((n for n, s in self._sources.items() if s.rstrip() == source.rstrip()), None)
 
     def all(self) -> list[str]:
-        """Every snippet's name (``chapter/x.py``), sorted."""
-        return sorted(p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*.py"))
+        """Every snippet's name (``chapter/x.py``) and every variant's (``chapter/x.<lang>.py``), sorted."""
+        return sorted([p.relative_to(self.folder).as_posix() for p in self.folder.rglob("*.py")]
+                      + self.catalogues.names())
 
 
 _AHEAD = object()  # a run ``Runner.ahead`` started, not yet asked for

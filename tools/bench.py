@@ -82,7 +82,7 @@ COMPUTE = textwrap.dedent("""
     codes = set()  # a lab another edition shares runs once, as in the build
     for lang, variants in (("ko", None), ("en", "en")):
         for path in sorted(Path("labs").glob("*.py")):
-            text = nbformat.writes(lab.notebook(path, runner.folder, lang, resolve=EditionRunner(runner, variants).name))
+            text = nbformat.writes(lab.notebook(path, runner.folder, lang, shows=EditionRunner(runner, variants).source))
             if runs.code_of(text) in codes:
                 continue
             codes.add(runs.code_of(text))

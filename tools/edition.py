@@ -69,7 +69,7 @@ def _lab_run(source: Path, lang: str, runner: EditionRunner) -> LabValues | None
     (only when that text makes such claims)."""
     if not (claims := labs.lab_claims(source, lang)):
         return None
-    text = nbformat.writes(labs.notebook(source, ROOT / "snippets", lang, resolve=runner.name))
+    text = nbformat.writes(labs.notebook(source, ROOT / "snippets", lang, shows=runner.source))
     book = runs.execute(labs.shown(source), runs.with_claims(text, claims), "tools/edition.py")
     return labs.lab_values(source, lang, book)
 

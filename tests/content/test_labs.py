@@ -43,8 +43,8 @@ def test_lab_download_is_the_notebook_that_ran_without_error(name, edition, site
     nbformat.validate(notebook)
     site_url = (load_config(str(ROOT / "mkdocs.yml"))["site_url"] or "") + folder
     source, lang = LAB_SOURCES / f"{name}.py", LANGS[edition]
-    resolve = EditionRunner(Runner(SNIPPETS), edition or None).name
-    assert text == nbformat.writes(labs.notebook(source, SNIPPETS, lang, site_url if site_url != folder else "", resolve=resolve))
+    shows = EditionRunner(Runner(SNIPPETS), edition or None).source
+    assert text == nbformat.writes(labs.notebook(source, SNIPPETS, lang, site_url if site_url != folder else "", shows=shows))
     assert not any(cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code")
     assert "data-claim" not in text  # claims are plain code in Jupyter
     # ...and the build ran exactly that code, in this environment, every cell in order.

@@ -49,8 +49,14 @@ def finish(process, name: str) -> None:
 @pytest.mark.standalone
 @pytest.mark.parametrize("name", NAMES)
 def test_snippet_runs_alone(name, tmp_path, python):
-    # From an empty folder: no other file of the project is needed.
-    process = python.Process(target=run_alone, args=(str(SNIPPETS / name), str(tmp_path)))
+    # From an empty folder: no other file of the project is needed. A variant (x.en.py, made from
+    # its chapter's catalogue) runs as the file a reader of that edition would copy.
+    path = SNIPPETS / name
+    if not path.is_file():
+        path = tmp_path / "variant" / path.name
+        path.parent.mkdir()
+        path.write_text(RUNNER.source(name), encoding="utf-8")
+    process = python.Process(target=run_alone, args=(str(path), str(tmp_path)))
     finish(process, name)
     stdout, stderr = ((tmp_path / f).read_text(encoding="utf-8") for f in ("stdout", "stderr"))
     assert process.exitcode == 0, stderr
@@ -76,7 +82,7 @@ def _columns(line: str) -> int:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_snippet_has_no_build_plumbing(name):
-    source = (SNIPPETS / name).read_text(encoding="utf-8")
+    source = RUNNER.source(name)
     for marker in ("__main__", "__file__", "base64", "StringIO", "savefig", "markdown", "handbook"):
         assert marker not in source, f"{name} mentions {marker!r}: build plumbing belongs in the handbook plugin"
     lines = source.splitlines()
@@ -99,7 +105,7 @@ def test_snippet_functions_copy_without_the_demo(name):
     # A reader copies the functions above the demo line: they must run on their arguments alone,
     # with no demo global read, no eval of call strings and no .data assignment (issue: copyable
     # functions separated from demonstration code).
-    source = (SNIPPETS / name).read_text(encoding="utf-8")
+    source = RUNNER.source(name)
     tree = ast.parse(source)
     for node in ast.walk(tree):
         called = node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else None

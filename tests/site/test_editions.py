@@ -16,7 +16,7 @@ from handbook import labs
 from handbook.editions import (EditionRunner, alternates, claims_of, lab_code, pair_problems, variant,
                                variant_problems)
 from handbook.snippets import Runner
-from project import DOCS, LABS, ROOT, SNIPPETS
+from project import DOCS, LABS, ROOT, RUNNER, SNIPPETS
 from website import pages
 
 ENGLISH = ROOT / "docs-en"
@@ -95,7 +95,7 @@ def test_the_translators_check_passes_a_chapter_and_names_a_lab_that_would_run_t
     assert edition.main(["check", "causal"]) == 0  # a chapter with a lab (test_claims checks them all)
     (tmp_path / "s/a").mkdir(parents=True)
     (tmp_path / "s/a/x.py").write_text('print("하나")\n', encoding="utf-8")
-    (tmp_path / "s/a/x.en.py").write_text('print("one")\n', encoding="utf-8")
+    (tmp_path / "s/a/en.yml").write_text('x.py: {하나: one}\n', encoding="utf-8")
     lab = tmp_path / "labs/x.py"
     lab.parent.mkdir()
     lab.write_text('# %% [markdown] lang="ko"\n# 제목\n\n# %% [markdown] lang="en"\n# Title\n\n'
@@ -108,24 +108,63 @@ def test_the_translators_check_passes_a_chapter_and_names_a_lab_that_would_run_t
 
 def test_variants_change_only_words():
     assert variant_problems(SNIPPETS, ["ko", "en"]) == []
-    variants = sorted(SNIPPETS.rglob("*.en.py"))
-    assert variants, "no English variant found: the checks below would pass on nothing"
-    for path in variants:  # English words: Korean only as the causal chapter's tokens
-        korean = set(HANGUL.findall(path.read_text(encoding="utf-8")))
-        assert korean <= TOKENS, f"{path.relative_to(ROOT)}: Korean text {sorted(korean)}"
+    variants = [n for n in RUNNER.all() if n.endswith(".en.py")]
+    assert len(variants) >= 18, "the English catalogues make too few variants: the checks below would pass on little"
+    assert not list(SNIPPETS.rglob("*.en.py")), "a variant is made from its catalogue, never a file of its own"
+    for name in variants:  # English words: Korean only as the causal chapter's tokens
+        korean = set(HANGUL.findall(RUNNER.source(name)))
+        assert korean <= TOKENS, f"snippets/{name}: Korean text {sorted(korean)}"
 
 
-def test_a_variant_that_changes_code_is_reported(tmp_path):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "a/x.py").write_text('n = 3\nprint("셋", n)\n', encoding="utf-8")
+def _catalogue(tmp_path, words: str, snippet: str = 'n = 3  # 셋\nprint("셋", n, f"{n}개")\n') -> list[str]:
+    (tmp_path / "a").mkdir(exist_ok=True)
+    (tmp_path / "a/x.py").write_text(snippet, encoding="utf-8")
+    (tmp_path / "a/en.yml").write_text(words, encoding="utf-8")
+    return variant_problems(tmp_path, ["ko", "en"])
+
+
+def test_a_catalogue_replaces_whole_strings_and_comments_and_nothing_else(tmp_path):
+    assert _catalogue(tmp_path, "x.py:\n  셋: three\n  '{n}개': '{n} of them'\n") == []
+    runner = Runner(tmp_path)
+    assert runner.source("a/x.en.py") == 'n = 3  # three\nprint("three", n, f"{n} of them")\n'
+    assert EditionRunner(runner, "en").name("a/x.py") == "a/x.en.py"
+    assert EditionRunner(runner, "de").name("a/x.py") == "a/x.py"  # no German words: the snippet itself
+    assert runner.all() == ["a/x.en.py", "a/x.py"]
+    assert runner.run("a/x.en.py").stdout == "three 3 3 of them\n"
+    # Part of a string is not replaced (an entry is a whole string's text)
+    assert _catalogue(tmp_path, "x.py: {셋: three, 개: ' of them'}\n") == [
+        "snippets/a/en.yml: x.py: no string or comment of the snippet reads ['개'] (an entry replaces a whole "
+        "string's text, or a comment's after '#')"]
+
+
+def test_a_catalogue_that_changes_code_or_names_no_snippet_is_reported(tmp_path):
+    assert _catalogue(tmp_path, "x.py: {'{n}개': '{n + 1} of them'}\ny.py: {a: b}\n") == [
+        "snippets/a/en.yml: x.py: its words change the snippet's code (an f-string's expressions, or text that is "
+        "not a string's): a catalogue changes words only",
+        "snippets/a/en.yml: words for snippets/a/y.py, which does not exist"]
     (tmp_path / "a/x.en.py").write_text('n = 3\nprint("three", n)\n', encoding="utf-8")
-    assert variant_problems(tmp_path, ["ko", "en"]) == []
-    (tmp_path / "a/x.en.py").write_text('n = 4\nprint("three", n)\n', encoding="utf-8")
-    (tmp_path / "a/y.en.py").write_text('print("y")\n', encoding="utf-8")
-    assert variant_problems(tmp_path, ["ko", "en"]) == [
-        "snippets/a/x.en.py differs from snippets/a/x.py in more than its strings: a variant may change words, never code",
-        "snippets/a/y.en.py: a en variant of snippets/a/y.py, which does not exist",
-    ]
+    (tmp_path / "a/de.yml").write_text("x.py: {셋: drei}\n", encoding="utf-8")
+    assert _catalogue(tmp_path, "x.py: {셋: '3\"'}\n") == [
+        "snippets/a/x.en.py: a copy of snippets/a/x.py for 'en': its words go in snippets/a/en.yml, the code stays once",
+        "snippets/a/de.yml: a catalogue for 'de', which is not one of the other editions ['en']",
+        "snippets/a/en.yml: x.py: its words change the snippet's code (an f-string's expressions, or text that is "
+        "not a string's): a catalogue changes words only"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("x.py: [a, b]\n", r"snippets/a/en.yml: x.py: its words are a mapping of text to text, not \['a', 'b'\]"),
+    ("- x.py\n", "snippets/a/en.yml: a catalogue maps a snippet's file name to its words, not list"),
+    ("a/x.py: {셋: three}\n", r"snippets/a/en.yml: 'a/x.py' is not a snippet's file name in this chapter \(x.py\)"),
+    ("x.py: {셋: 3}\n", "snippets/a/en.yml: x.py: '셋': 3: both sides are non-empty text"),
+    ("x.py: {셋: [}\n", "snippets/a/en.yml: not YAML: "),
+])
+def test_a_catalogue_that_is_not_one_is_a_clear_error(tmp_path, text, message):
+    from handbook.catalogue import CatalogueError
+
+    [problem] = _catalogue(tmp_path, text)  # what the build reports
+    assert re.match(message, problem), problem
+    with pytest.raises(CatalogueError, match=message):  # and what a page that shows the variant gets
+        Runner(tmp_path).run("a/x.en.py")
 
 
 def test_variant_names_and_bad_names():

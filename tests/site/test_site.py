@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from handbook.editions import variant
+from handbook.editions import EditionRunner
 from handbook.plugin import RUN_CALL
-from project import RAW_NAMES
+from project import RAW_NAMES, RUNNER
 from website import ROOT, pages
 from workspace import project_copy
 from bs4 import BeautifulSoup
@@ -146,9 +146,9 @@ def test_two_builds_are_byte_identical(request, tmp_path):
     for folder, lang in (("docs", None), ("docs-en", "en")):
         for page in (ROOT / folder).glob("*.md"):
             for name in RUN_CALL.findall(page.read_text(encoding="utf-8")):
-                named.add(variant(name, lang) if lang and (ROOT / "snippets" / variant(name, lang)).is_file() else name)
+                named.add(EditionRunner(RUNNER, lang).name(name))
     assert int(runs) == int(snippets) + int(labs) and int(labs) == len(list((ROOT / "labs").glob("*.py")))
-    assert len(named) <= int(snippets) <= len(list((ROOT / "snippets").rglob("*.py")))
+    assert len(named) <= int(snippets) <= len(RUNNER.all())
     again, site = tmp_path / "again", request.getfixturevalue("site")
     files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
