@@ -1,4 +1,5 @@
-"""The handbook's build, as an MkDocs plugin (``plugins: [handbook]`` in mkdocs.yml).
+"""The handbook's build, as MkDocs plugins (``handbook/editions``, ``handbook/snippets`` … in
+mkdocs.yml's ``plugins``: ``handbook/plugins/__init__.py`` says what each does).
 
 Pages show a snippet with one call in a ``markdown-exec`` block::
 
@@ -16,15 +17,15 @@ installed source) and ``prose`` (a page's claims, quotes and bare numbers); ``ma
 ``labs`` (a lab source as each edition's notebook and page), ``runs`` (running a lab, its reuse
 key) and ``kernels`` (warm kernels); ``editions`` (languages) and ``catalogue`` (a language's
 words for the snippets); ``links`` (the built site's links);
-and the plugin: ``plugin`` (its config and the pages' events), its seams ``labpages``, ``theme``
-and ``site``, and ``shared`` (what every edition's plugin shares in one process).
+and the plugins: ``plugins/`` (one module a seam), and ``shared`` (what every edition's plugins
+share in one process).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-_build: Any = None  # the plugin building the site in this process, for the pages' `run`
+_build: Any = None  # the handbook/snippets plugin building a page in this process, for the pages' `run`
 
 
 def _activate(plugin: Any) -> None:
@@ -35,5 +36,5 @@ def _activate(plugin: Any) -> None:
 def run(name: str) -> Any:
     """``snippets/<name>`` as the page being built shows it (``render.Example``)."""
     if _build is None:
-        raise RuntimeError("handbook.run shows snippets while the handbook plugin builds the site")
+        raise RuntimeError("handbook.run shows snippets while the handbook/snippets plugin builds the site")
     return _build.show(name)

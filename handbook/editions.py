@@ -27,7 +27,7 @@ from .prose import read_claims, read_quotes
 from .snippets import Run, Runner
 
 # What the build itself writes on a page: each edition's config gives them in its language (the
-# handbook plugin's ``words``), and names every one of these.
+# handbook/editions plugin's ``words``), and names every one of these.
 WORD_KEYS = {
     "result": "the tab of a snippet's rendered result",
     "terminal": "the tab of what a snippet printed",
@@ -67,9 +67,9 @@ def read_words(config_file: Path) -> dict[str, str]:
     with open(config_file, encoding="utf-8") as f:
         config = yaml_load(f, loader=get_yaml_loader())
     for plugin in config.get("plugins", []):
-        if isinstance(plugin, dict) and "handbook" in plugin:
-            return dict(plugin["handbook"].get("words", {}))
-    raise ValueError(f"{config_file}: no handbook plugin with words")
+        if isinstance(plugin, dict) and "handbook/editions" in plugin:
+            return dict(plugin["handbook/editions"].get("words", {}))
+    raise ValueError(f"{config_file}: no handbook/editions plugin with words")
 
 
 def variant(name: str, lang: str | None) -> str:
@@ -87,7 +87,7 @@ def is_variant(name: str, langs: list[str]) -> bool:
 def lab_code(lab: Path, lang: str, runner: EditionRunner) -> list[str]:
     """A lab's code cells as the ``lang`` edition (its ``runner``) runs them, each ``# snippet:``
     cell as the code that edition shows. Two editions' labs whose code is equal share one run
-    (handbook/plugin.py)."""
+    (handbook/plugins/labs.py)."""
     book = notebook(lab, runner.folder, lang, shows=runner.source)
     return [c.source for c in book.cells if c.cell_type == "code"]
 

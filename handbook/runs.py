@@ -221,3 +221,11 @@ def is_current(path: Path, key: str) -> bool:
 @functools.lru_cache(maxsize=256)  # read again only when the file changed (a run replaces it: a new inode)
 def _key_in(path: Path, _inode: int, _mtime_ns: int, _size: int) -> str | None:
     return nbformat.read(path, as_version=4).metadata.get("handbook", {}).get("key")
+
+
+def write_whole(text: str, path: Path) -> None:
+    """Write ``text`` to ``path`` whole: a build reading it meanwhile sees the old file or the new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f".{path.name}.{os.getpid()}")
+    part.write_text(text, encoding="utf-8")
+    part.replace(path)

@@ -1,5 +1,5 @@
 """What every edition's plugin shares in one process. The root edition's plugin makes it in
-``on_startup`` and hands it to each edition it builds (``site.py``), so it lasts as long as MkDocs
+``on_startup`` and hands it to each edition it builds (``plugins/editions.py``), so it lasts as long as MkDocs
 keeps that plugin: one build, or the whole of ``mkdocs serve``. An unchanged snippet or lab is then
 run neither again for another language nor again on a rebuild, and what a rebuild would only
 compute again (templates, notebooks, the built pages' links) is kept between rebuilds."""
@@ -23,13 +23,13 @@ class Shared:
         self.lab_runs: dict[str, Future] = {}
         self.labs_ran: Counter[str] = Counter()
         self.pending: set[Future] = set()  # lab and snippet runs whose pages were shown without their outputs
-        self.waited: set[Future] = set()  # the snippet runs among them (plugin._later)
+        self.waited: set[Future] = set()  # the snippet runs among them (handbook/snippets' later)
         self.served = threading.Event()  # under serve, labs start once the first build is served
         self.stopped = False  # the server has stopped: a lab that has not started stays unrun
         self.wanted = threading.Event()  # under serve: a run a page was shown without has ended (ask_rebuild)
         self.begun = threading.Event()  # a build has begun since the last ask
         # Under serve, the first build is the root edition's alone: the other editions, and the checks of
-        # the whole site, come in the rebuild that serving asks for (site.py); pending until then.
+        # the whole site, come in the rebuild that serving asks for (plugins/editions.py); pending until then.
         self.later: Future | None = None
         # Each built page's source, by the page's path in the site (every edition's): a broken link
         # is reported at the line of the file an author edits, not only the built page.

@@ -51,3 +51,16 @@ def function(snippet: str, name: str):
 
     call.__name__ = name
     return call
+
+
+def plugins(folder: Path, command: str = "build", lang: str = "ko"):
+    """The handbook's plugins as an edition's config lists them (``mkdocs.yml``, ``mkdocs.en.yml``),
+    started under ``command`` and configured for a site whose pages are in ``folder``, with the
+    snippets run in this process (``RUNNER``'s). For tests of one event; nothing is built."""
+    from mkdocs.config import load_config
+
+    config = load_config(str(CONFIGS[lang]), docs_dir=str(folder), site_dir=f"{folder}-site")
+    config.plugins.on_startup(command=command, dirty=False)
+    config = config.plugins.on_config(config)
+    config.plugins["handbook/snippets"].runner = EditionRunner(RUNNER, None if lang == "ko" else lang)
+    return config

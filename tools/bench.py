@@ -56,7 +56,7 @@ KOREAN = textwrap.dedent("""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     config = load_config("mkdocs.yml", site_dir=sys.argv[1], strict=True)
-    config.plugins["handbook"].config.editions = {}
+    config.plugins["handbook/editions"].config.enabled = False  # this edition alone
     config.plugins.on_startup(command="build", dirty=False)
     try:
         build(config)

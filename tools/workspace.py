@@ -35,10 +35,10 @@ SERVE = textwrap.dedent("""
             config.plugins.on_startup(command="serve", dirty=True)
             started = True
         build(config, dirty=True)
-        handbook = config.plugins["handbook"]
-        if not handbook.shared.served.is_set():  # served, as after mkdocs serve's first build: the labs may
-            handbook.on_serve(Unwatched())       # start, and the other editions are built next
-        return handbook.shared
+        editions = config.plugins["handbook/editions"]
+        if not editions.shared.served.is_set():  # served, as after mkdocs serve's first build: the labs may
+            editions.on_serve(Unwatched())       # start, and the other editions are built next
+        return editions.shared
 
     class Unwatched:  # what on_serve asks of the server: here nothing watches, this loop rebuilds
         def watch(self, path):

@@ -5,15 +5,16 @@ import os
 import subprocess
 import sys
 from concurrent.futures import Future
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import nbformat
 import pytest
 from handbook import labs, runs
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
-from handbook.plugin import HandbookPlugin
-from project import DOCS, LABS as LAB_SOURCES, LANGS, ROOT, SNIPPETS, WORDS
+from project import DOCS, LABS as LAB_SOURCES, LANGS, ROOT, SNIPPETS
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
@@ -249,26 +250,26 @@ def test_a_lab_page_shows_the_code_as_the_sources_have_it_beside_the_outputs_of_
     assert "print(1)  # new" in page and "# old" not in page and '```{.text .output title="출력"}\n1\n```' in page
 
 
-def _failed_lab(command: str) -> HandbookPlugin:
-    """A plugin, under ``command``, whose lab "x" has failed."""
-    plugin = HandbookPlugin()
-    plugin.on_startup(command=command, dirty=False)
-    plugin.words = WORDS["ko"]
+def _failed_lab(folder: Path, command: str) -> Any:
+    """The handbook/labs plugin, under ``command``, whose lab "x" has failed."""
+    from project import plugins
+
+    plugin = plugins(folder, command).plugins["handbook/labs"]
     failed = Future()
     failed.set_exception(labs.LabError("labs/x.py: a cell raised\nZeroDivisionError"))
     plugin.lab_runs["x"] = failed
     return plugin
 
 
-def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build():
-    plugin = _failed_lab("build")
+def test_a_lab_page_waits_for_its_run_and_a_failure_stops_the_build(tmp_path):
+    plugin = _failed_lab(tmp_path, "build")
     with pytest.raises(PluginError, match="labs/x.py: a cell raised"):
         plugin._lab_markdown("x", SimpleNamespace(meta={}))
     assert "x" not in plugin.lab_runs
 
 
-def test_under_serve_a_failing_lab_is_shown_on_its_page_and_the_server_keeps_serving():
-    page, values = _failed_lab("serve")._lab_markdown("x", SimpleNamespace(meta={}))
+def test_under_serve_a_failing_lab_is_shown_on_its_page_and_the_server_keeps_serving(tmp_path):
+    page, values = _failed_lab(tmp_path, "serve")._lab_markdown("x", SimpleNamespace(meta={}))
     assert values is None  # no run: the lab's own claims cannot be checked, and the page says why
     assert page.startswith('!!! failure "실습이 실패했습니다') and "ZeroDivisionError" in page
 

@@ -92,7 +92,7 @@ def _page_blocks():
 
     import handbook
     from project import WORDS
-    from handbook.plugin import RUN_CALL
+    from handbook.plugins.snippets import RUN_CALL
     from handbook.render import Example, Figures
     from project import EDITIONS
 

@@ -74,7 +74,7 @@ def test_claim_counts_match_in_each_language():
 
 
 def test_every_lab_runs_once_for_both_editions():
-    """A lab's run is keyed by its code cells, its snippets' code included (handbook/plugin.py): an
+    """A lab's run is keyed by its code cells, its snippets' code included (handbook/plugins/labs.py): an
     English lab whose code is the Korean one's shares its run. Each that differs runs twice in every
     build (0.6-2.5 s a lab, measured), which the budget of the English edition (at most 1.3 times the
     Korean build) cannot afford. So a lab prints and draws no words: the words are its Markdown's."""

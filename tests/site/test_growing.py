@@ -110,3 +110,44 @@ def test_a_third_language_needs_a_folder_of_pages_and_a_config_block_and_no_code
     assert "docs-de/small.md:4: claim `0.25` (causal/weights.py: weights[1, 0]) does not hold" in result.stderr
     assert "docs-de/extra.md has no counterpart docs/extra.md" in result.stderr
     assert "broken link: docs-de/small.md:14: nowhere.md (no such file), in de/small/index.html" in result.stderr
+
+
+def _switch(project: Path, seams: dict[str, bool]) -> None:
+    """Set each ``handbook/<seam>``'s ``enabled`` in mkdocs.yml."""
+    path = project / "mkdocs.yml"
+    text = path.read_text(encoding="utf-8")
+    for seam, on in seams.items():
+        text, count = re.subn(rf"(?m)^  - handbook/{seam}(:?)$", f"  - handbook/{seam}:\n      enabled: {str(on).lower()}", text)
+        assert count == 1, seam
+    path.write_text(text, encoding="utf-8")
+
+
+def test_each_seam_turns_off_on_its_own(tmp_path):
+    # Labs, the other editions, typesetting and link checks off: the Korean edition alone, no lab,
+    # TeX left as Markdown gave it; the snippets still run and the claims still hold.
+    small = _small_site(tmp_path)
+    page = small / "docs/small.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n나누는 값은 $\\sqrt{d_k}$입니다.\n", encoding="utf-8")
+    _switch(small, {"labs": False, "editions": False, "typeset": False, "links": False})
+    built = _build(small)
+    assert built.returncode == 0, built.stderr
+    site = small / "site"
+    assert not (site / "en").exists() and not (site / "labs").exists()
+    html = (site / "small/index.html").read_text(encoding="utf-8")
+    assert '<span class="arithmatex">' in html and "<math" not in html
+    assert "<table" in html  # the snippet's table
+
+
+def test_claims_off_lets_a_draft_build_and_a_seam_that_needs_one_that_is_off_says_so(tmp_path):
+    small = _small_site(tmp_path)
+    page = small / "docs/small.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("`0.5`{", "`0.7`{"), encoding="utf-8")
+    assert "does not hold" in _build(small).stderr  # on: the wrong claim stops the build
+    _switch(small, {"claims": False})
+    built = _build(small)
+    assert built.returncode == 0, built.stderr
+    _switch(small, {"snippets": False})
+    built = _build(small)
+    assert built.returncode != 0
+    assert "handbook/labs needs handbook/snippets: list it in plugins, enabled, or turn handbook/labs off (it is off)" \
+        in built.stderr

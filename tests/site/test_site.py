@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from handbook.editions import EditionRunner
-from handbook.plugin import RUN_CALL
+from handbook.plugins.snippets import RUN_CALL
 from project import RAW_NAMES, RUNNER
 from website import ROOT, pages
 from workspace import project_copy

@@ -467,7 +467,7 @@ def test_broken_links_reads_again_what_a_rebuild_rewrote(tmp_path):
 def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
     from types import SimpleNamespace
 
-    from handbook.plugin import HandbookPlugin
+    from project import plugins
 
     page_file = tmp_path / "x.md"
     text = 'Rows: `5`{ data-claim="causal/weights.py: T" }.\n'
@@ -475,15 +475,11 @@ def test_serve_shows_a_failing_claim_on_the_page_and_a_build_does_not(tmp_path):
     page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md", abs_src_path=str(page_file)))
     shown = {}
     for command in ("serve", "build"):
-        plugin = HandbookPlugin()
-        plugin.load_config({})
-        plugin.on_startup(command=command, dirty=False)
-        plugin.words = WORDS["ko"]
-        plugin.runner = Runner(Path(__file__).resolve().parents[2] / "snippets")
-        shown[command] = plugin.on_page_markdown(text, page=page, config={}, files=None)
+        config = plugins(tmp_path, command)
+        shown[command] = config.plugins["handbook/claims"].on_page_markdown(text, page=page, config=config, files=None)
     assert shown["build"] == text
     assert shown["serve"].startswith('!!! failure "이 페이지의 검사 1건이 실패했습니다')
-    assert "docs/x.md:1: claim" in shown["serve"] and shown["serve"].endswith(text)
+    assert f"{tmp_path.name}/x.md:1: claim" in shown["serve"] and shown["serve"].endswith(text)
 
 
 def test_a_broken_link_is_named_at_the_source_line_an_author_edits(tmp_path):
@@ -501,21 +497,18 @@ def test_a_broken_link_is_named_at_the_source_line_an_author_edits(tmp_path):
 def test_a_missing_snippet_names_the_page_and_line_that_runs_it(tmp_path, caplog):
     from types import SimpleNamespace
 
-    from handbook.plugin import HandbookPlugin
+    from project import plugins
 
     text = 'Intro.\n\n```python exec="on"\nimport handbook\nex = handbook.run("causal/nope.py")\n```\n'
     page_file = tmp_path / "x.md"
     page_file.write_text(text, encoding="utf-8")
-    plugin = HandbookPlugin()
-    plugin.load_config({})
-    plugin.on_startup(command="build", dirty=False)
-    plugin.words = WORDS["ko"]
-    plugin.runner = Runner(Path(__file__).resolve().parents[2] / "snippets")
+    config = plugins(tmp_path)
+    snippets = config.plugins["handbook/snippets"]
     page = SimpleNamespace(file=SimpleNamespace(src_uri="x.md", abs_src_path=str(page_file)))
-    plugin.on_page_markdown(text, page=page, config={}, files=None)
+    snippets.on_page_markdown(text, page=page, config=config, files=None)
     with caplog.at_level("WARNING", logger="mkdocs.plugins.handbook"):
-        plugin.show("causal/nope.py")
-    assert [r.getMessage() for r in caplog.records] == ["docs/x.md:5: no snippet snippets/causal/nope.py"]
+        snippets.show("causal/nope.py")
+    assert [r.getMessage() for r in caplog.records] == [f"{tmp_path.name}/x.md:5: no snippet snippets/causal/nope.py"]
 
 
 def test_typed_titles_corners_and_captions_hold_words_and_a_titles_bound_is_checked(snippets):
@@ -585,7 +578,7 @@ def test_templates_compile_once_while_the_plugin_lives_and_an_edited_one_again(t
     # compiled afresh.
     import jinja2
 
-    from handbook.plugin import HandbookPlugin
+    from project import plugins
 
     compiled = []
 
@@ -596,8 +589,7 @@ def test_templates_compile_once_while_the_plugin_lives_and_an_edited_one_again(t
 
     template = tmp_path / "t.html"
     template.write_text("one {{ x }}", encoding="utf-8")
-    plugin = HandbookPlugin()
-    plugin.on_startup(command="serve", dirty=True)
+    plugin = plugins(tmp_path, "serve").plugins["handbook/typeset"]
     render = lambda: (plugin.on_env(Environment(loader=jinja2.FileSystemLoader(tmp_path)))  # noqa: E731
                       .get_template("t.html").render(x=1))
     assert render() == "one 1" and render() == "one 1" and compiled == ["one {{ x }}"]
@@ -607,21 +599,20 @@ def test_templates_compile_once_while_the_plugin_lives_and_an_edited_one_again(t
 
 def test_a_snippet_or_lab_run_twice_in_one_build_is_a_warning_and_each_build_counts_its_runs(tmp_path, caplog):
     from handbook.editions import EditionRunner
-    from handbook.plugin import HandbookPlugin
+    from project import plugins
 
     built = {}
     for command in ("build", "serve"):
-        plugin = HandbookPlugin()
-        plugin.load_config({})
-        plugin.on_startup(command=command, dirty=False)
-        plugin.runner = EditionRunner(Runner(tmp_path), None)
-        plugin.runner.runner.executed[:] = ["old/run.py"]  # before this build: not its run
-        plugin.ran_before = 1
-        plugin.runner.runner.executed += ["a/x.py", "a/x.en.py", "a/y.py", "a/y.py"]
-        plugin.shared.labs_ran.update({"labs/x.py": 2, "labs/z.py": 1})
+        config = plugins(tmp_path, command)
+        editions, snippets = config.plugins["handbook/editions"], config.plugins["handbook/snippets"]
+        snippets.runner = EditionRunner(Runner(tmp_path), None)
+        snippets.runner.runner.executed[:] = ["old/run.py"]  # before this build: not its run
+        snippets.ran_before = 1
+        snippets.runner.runner.executed += ["a/x.py", "a/x.en.py", "a/y.py", "a/y.py"]
+        editions.shared.labs_ran.update({"labs/x.py": 2, "labs/z.py": 1})
         caplog.clear()
         with caplog.at_level("INFO", logger="mkdocs.plugins.handbook"):
-            plugin._count_runs()
+            editions._count_runs()
         built[command] = [(r.levelname, r.getMessage()) for r in caplog.records]
     assert built["build"] == [
         ("WARNING", "snippets/a/y.py ran 2 times in one build: each runs once for every edition (a lab whose "

@@ -1,20 +1,24 @@
-"""The theme's seam of the plugin: what Material's templates and search get (each page's words and
-language switch, the search index read as text, named header buttons, long identifiers in the
-navigation that break at their underscores, a 404 page that works wherever it is served, templates
-compiled once while the plugin lives)."""
+"""``handbook/typeset``: how a page reads. TeX becomes MathML at build time (no script, readable
+offline), and the search index reads each formula as its text; tokens that must not break keep
+whole; long identifiers in the navigation break at their underscores; Material's header icons
+become named buttons; and templates are compiled once while the plugin lives.
+
+With ``enabled: false`` TeX stays as the Markdown left it, and the theme's output is Material's own."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import CombinedEvent, event_priority
 
-from .editions import alternates
-from .links import served_anywhere
-from .mathml import math_as_text
-from .search import refine
+from ..layout import keep_tokens_whole
+from ..mathml import math_as_text, mathml
+from ..search import refine
+from . import Seam
 
 # Material's header icons are bare <label>s for its drawer and search toggles: no role, no name.
 # Each becomes a named button that the keyboard reaches (main.html's script clicks it on Enter/Space).
@@ -47,8 +51,23 @@ def break_long_names(page_html: str) -> str:
     return _NAV_LINK.sub(link, page_html)
 
 
-class Theme:
-    """The plugin's theme events (HandbookPlugin inherits them)."""
+class TypesetConfig(Config):
+    enabled = c.Type(bool, default=True)
+
+
+class TypesetPlugin(Seam):
+    name = "typeset"
+    config_class = TypesetConfig
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self._mathml, self._indexed = "", 0  # a page's MathML while the search reads its text
+
+    def on_config(self, config: Any) -> Any:
+        self.editions = self.core(config)
+        return config
+
+    def on_page_content(self, html: str, page: Any, **_: Any) -> str:
+        return keep_tokens_whole(mathml(html)) if self.config.enabled else html
 
     # The search plugin indexes page.content in its on_page_context; it reads each formula as its
     # text alternative ("1, 1/2, 1/3" where MathML's text runs together as "1,12,13"), and the
@@ -56,6 +75,8 @@ class Theme:
     # handbook/search.py (the title weighed as the page's own, code out of the previews).
     @event_priority(100)
     def _search_reads_text(self, context: Any, *, page: Any, config: Any, **_: Any) -> Any:
+        if not self.config.enabled:
+            return context
         self._mathml, page.content = page.content, math_as_text(page.content or "")
         index = _search_index(config)
         self._indexed = len(index.entries) if index else 0
@@ -63,15 +84,12 @@ class Theme:
 
     @event_priority(-100)
     def _reader_sees_mathml(self, context: Any, *, page: Any, config: Any, **_: Any) -> Any:
+        if not self.config.enabled:
+            return context
         page.content = self._mathml
         index = _search_index(config)
         for entry in index.entries[self._indexed:] if index else []:  # the entries of this page
             refine(entry, page.url)
-        # main.html's words, and the language switch to this same page in every edition
-        context["words"] = self.words
-        if self.config.editions:
-            site_url = (self.site_url or "") if self.is_root else (self.root_site_url or "")
-            context["alternates"] = alternates(self.config.editions, self.lang, page.url, site_url or None)
         return context
 
     on_page_context = CombinedEvent(_search_reads_text, _reader_sees_mathml)
@@ -81,26 +99,15 @@ class Theme:
         which compiled Material's 71 templates again on every `serve` rebuild (1.8 of 7.7
         profiled seconds of a prose edit's rebuild). Jinja checks each template's source
         against the cached code's checksum, so an edited template is compiled afresh."""
-        env.bytecode_cache = self.shared.templates
+        if self.config.enabled:
+            env.bytecode_cache = self.editions.shared.templates
         return env
 
-    def on_template_context(self, context: Any, template_name: str, **_: Any) -> Any:
-        context["words"] = self.words  # 404.html: main.html's words there too
-        if template_name == "sitemap.xml" and self.config.editions:  # each page's other languages
-            site_url = self.site_url if self.is_root else self.root_site_url
-            context["alternates"] = lambda url: alternates(self.config.editions, self.lang, url, site_url)
-        return context
-
-    def on_post_template(self, output: str, template_name: str, config: Any) -> str:
-        """404.html with no site_url: styled wherever it is served (links.served_anywhere)."""
-        if template_name != "404.html" or config["site_url"]:
-            return output
-        top = {f.dest_uri.split("/")[0] for f in self.files} | set(list(self.config.editions)[1:] if self.is_root else [])
-        return served_anywhere(output, top)
-
     def on_post_page(self, output: str, page: Any, config: Any) -> str:
+        if not self.config.enabled:
+            return output
         for label, word in HEADER_BUTTONS.items():
-            name = self.words[word]
+            name = self.editions.words[word]
             if label not in output:
                 raise PluginError(f"{page.file.src_uri}: Material's header has no {label} to name {name!r}")
             output = output.replace(label, f'{label[:-1]} role="button" tabindex="0" aria-label="{name}">')

@@ -1,0 +1,57 @@
+"""``handbook/claims``: every page is checked as it builds. Each number the prose states is a claim
+tied to the expression of a snippet (or a lab's cell) that produced it, and must hold; each quote of
+a library's source must be in the installed source; no other number may stand bare in the prose
+(``prose.check_page``). A problem is a warning, so ``--strict`` stops the build; under ``mkdocs
+serve`` the page shows its problems above it, and a claim on a snippet still running is checked
+once its run ends.
+
+With ``enabled: false`` nothing is checked (a draft's preview)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as c
+from mkdocs.config.base import Config
+from mkdocs.plugins import event_priority
+
+from ..prose import check_page
+from . import Seam, log
+
+
+class ClaimsConfig(Config):
+    enabled = c.Type(bool, default=True)
+
+
+class ClaimsPlugin(Seam):
+    name = "claims"
+    config_class = ClaimsConfig
+
+    def on_config(self, config: Any) -> Any:
+        self.editions = self.core(config)
+        self.snippets = self.seam(config, "snippets")
+        self.labs = self.seam(config, "labs", required=False)
+        return config
+
+    @event_priority(30)
+    def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
+        if not self.config.enabled:
+            return markdown
+        lab = self.labs.page_source(page, self.editions.lang) if self.labs else None
+        if lab is None:  # a chapter: the file itself, so line numbers match the editor's
+            file, source = f"{self.editions.docs}/{page.file.src_uri}", Path(page.file.abs_src_path).read_text(encoding="utf-8")
+            values = None
+        else:
+            (file, source), values = lab, self.labs.values.get(page.file.src_uri)
+        later = self.snippets.later if self.editions.fill_in else None
+        problems = check_page(source, file, self.snippets.runner, values, later)
+        if lab is not None and values is None:  # the lab failed (under serve): that failure is the problem shown
+            problems = [p for p in problems if "no executed lab was given" not in p]
+        for problem in problems:
+            log.warning(problem)
+        if problems and self.editions.serving:  # never in a deployed build: there, a problem stops it
+            items = "\n".join(f"    - `` {p.replace('`', chr(0x2035))} ``" for p in problems)
+            title = self.editions.words["checks failed"].format(len(problems))
+            markdown = f'!!! failure "{title}"\n\n{items}\n\n{markdown}'
+        return markdown
