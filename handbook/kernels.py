@@ -69,7 +69,15 @@ class Server:
         """What the launcher needs in its environment to reach this server."""
         return {SOCKET: self.path}
 
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        if self.process.poll() is not None:
+            return  # closed already
         self.process.terminate()
         self.process.wait()
         self.process.stdin.close()

@@ -5,7 +5,6 @@ environment (interpreter, every installed distribution, CPU kernels, numeric set
 
 from __future__ import annotations
 
-import atexit
 import functools
 import hashlib
 import importlib.metadata
@@ -15,7 +14,6 @@ import platform
 import re
 import sysconfig
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -122,9 +120,10 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def execute(file: str, text: str, key: str) -> Any:
-    """Run a notebook (its JSON text) in a new kernel from an empty folder, as Jupyter would; return
-    it with its outputs, marked with ``key``. A cell that raises or writes to stderr (a warning, a
+def execute(file: str, text: str, key: str, server: Any) -> Any:
+    """Run a notebook (its JSON text) in a new kernel from an empty folder, as Jupyter would, the
+    kernel a warm fork of ``server`` (a ``kernels.Server``); return it with its outputs, marked
+    with ``key``. A cell that raises or writes to stderr (a warning, a
     logged message) stops it with ``LabError`` naming the cell."""
     from jupyter_client import KernelManager
     from jupyter_client.kernelspec import KernelSpecManager
@@ -137,7 +136,6 @@ def execute(file: str, text: str, key: str) -> Any:
         # Local sockets in the run's own folder, not TCP: private, and the kernel has no
         # "running over TCP without encryption" warning to print on the build's stderr.
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "kernel")}})
-        server = _kernels()  # the kernel is a warm fork (handbook/kernels.py)
         specs = KernelSpecManager(kernel_dirs=[str(server.folder / "kernels")])
         manager = KernelManager(config=ipc, kernel_name="python3", kernel_spec_manager=specs)
         # A cell and a kernel's start get as long as a busy slow machine needs: the limits end a hang.
@@ -177,22 +175,6 @@ def execute(file: str, text: str, key: str) -> Any:
         cell.outputs = outputs
     book.metadata["handbook"] = {"key": key, "claims": claims}
     return book
-
-
-_SERVER: Any = None
-_STARTING = threading.Lock()
-
-
-def _kernels() -> Any:
-    """This process's warm kernel server (handbook/kernels.py), started on first use."""
-    global _SERVER
-    with _STARTING:
-        if _SERVER is None:
-            from .kernels import Server
-
-            _SERVER = Server()
-            atexit.register(_SERVER.close)
-        return _SERVER
 
 
 def _close_loop() -> None:

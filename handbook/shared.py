@@ -37,6 +37,23 @@ class Shared:
         self.templates = Compiled()  # Theme.on_env
         self.notebooks: dict[tuple, tuple[tuple, Any]] = {}  # labs.notebook's: the latest of each
         self.pages: dict[Path, Any] = {}  # links.broken_links': each built page's ids and links
+        self._server: Any = None  # the labs' warm kernel server (kernels()), started on first use
+        self._starting = threading.Lock()
+
+    def kernels(self) -> Any:
+        """The warm kernel server the labs' kernels fork from (handbook/kernels.py), started by the
+        first lab run and closed when the build ends (``close``)."""
+        with self._starting:
+            if self._server is None:
+                from .kernels import Server
+
+                self._server = Server()
+            return self._server
+
+    def close(self) -> None:
+        with self._starting:
+            if self._server is not None:
+                self._server.close()
 
     def ask_rebuild(self, *_: Any) -> None:
         """Under serve, a run a page was shown without has ended (a future's done-callback): the

@@ -95,6 +95,15 @@ def site(testrun_uid):
 
 # The browser tests' fixtures (tests/browsing.py holds what else they share): the built site served
 # as GitHub Pages serves it, and one Chromium, for each module that asks.
+@pytest.fixture(scope="session")
+def kernels():
+    """A warm kernel server for the labs a test runs (the build's lives in its Shared)."""
+    from handbook.kernels import Server
+
+    with Server() as server:
+        yield server
+
+
 @pytest.fixture(scope="module")
 def base(site):
     from website import serve

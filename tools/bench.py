@@ -70,7 +70,7 @@ COMPUTE = textwrap.dedent("""
     import sys, time
     from pathlib import Path
     import koreanize_matplotlib, matplotlib.pyplot, nbformat, torch  # noqa: F401
-    from handbook import labs as lab, runs
+    from handbook import kernels, labs as lab, runs
     from handbook.editions import EditionRunner
     from handbook.snippets import Runner
     runner = Runner(Path("snippets"))
@@ -80,6 +80,7 @@ COMPUTE = textwrap.dedent("""
         runner.run(name)
         snippets += time.perf_counter() - start
     codes = set()  # a lab another edition shares runs once, as in the build
+    server = kernels.Server()
     for lang, variants in (("ko", None), ("en", "en")):
         for path in sorted(Path("labs").glob("*.py")):
             text = nbformat.writes(lab.notebook(path, runner.folder, lang, shows=EditionRunner(runner, variants).source))
@@ -87,8 +88,9 @@ COMPUTE = textwrap.dedent("""
                 continue
             codes.add(runs.code_of(text))
             start = time.perf_counter()
-            runs.execute(str(path), text, "bench")
+            runs.execute(str(path), text, "bench", server)
             labs += time.perf_counter() - start
+    server.close()
     print(snippets, labs)
 """)
 

@@ -22,6 +22,7 @@ import nbformat  # noqa: E402
 
 from handbook import labs, runs  # noqa: E402
 from handbook.claims import LabValues  # noqa: E402
+from handbook.kernels import Server  # noqa: E402
 from handbook.editions import (  # noqa: E402
     EditionRunner, claim_difference, claims_of, lab_code, lab_pair_problems, variant_problems)
 from handbook.prose import check_page  # noqa: E402
@@ -70,7 +71,8 @@ def _lab_run(source: Path, lang: str, runner: EditionRunner) -> LabValues | None
     if not (claims := labs.lab_claims(source, lang)):
         return None
     text = nbformat.writes(labs.notebook(source, ROOT / "snippets", lang, shows=runner.source))
-    book = runs.execute(labs.shown(source), runs.with_claims(text, claims), "tools/edition.py")
+    with Server() as server:
+        book = runs.execute(labs.shown(source), runs.with_claims(text, claims), "tools/edition.py", server)
     return labs.lab_values(source, lang, book)
 
 

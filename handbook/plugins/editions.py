@@ -235,3 +235,4 @@ class EditionsPlugin(Seam):
         self.shared.stopped = True
         self.shared.served.set()  # a lab still waiting to start ends now, unrun
         self.shared.wanted.set()  # and no rebuild is asked for
+        self.shared.close()  # the labs' kernel server

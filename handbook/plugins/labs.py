@@ -134,7 +134,7 @@ class LabsPlugin(Seam):
             self.shared.served.wait()
             if self.shared.stopped:
                 raise labs.LabError(f"{file}: not run, the server stopped first")
-        book = runs.execute(file, text, key)
+        book = runs.execute(file, text, key, self.shared.kernels())
         runs.write_whole(nbformat.writes(book), executed)
         return executed
 

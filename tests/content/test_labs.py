@@ -86,7 +86,7 @@ def test_labs_make_claims_of_their_own():
     assert len(LAB_CLAIMS) >= 2 and {(lang, p.name) for lang, p, _ in LAB_CLAIMS} >= {("ko", "causal.py"), ("en", "causal.py")}
 
 
-def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_the_code_changes(tmp_path):
+def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_the_code_changes(tmp_path, kernels):
     from handbook.prose import check_page
 
     def run(letters: str) -> list[str]:
@@ -99,7 +99,7 @@ def test_a_lab_claim_is_checked_against_the_cell_after_its_text_and_fails_once_t
             f'# %%\nchars = list("{letters}")\nvisible = torch.tril(torch.ones(len(chars), len(chars)))\n'
             "\n# %%\nchars = []\n", encoding="utf-8")
         text = nbformat.writes(labs.notebook(source, SNIPPETS, "ko"))
-        book = runs.execute("labs/count.py", runs.with_claims(text, labs.lab_claims(source, "ko")), "k")
+        book = runs.execute("labs/count.py", runs.with_claims(text, labs.lab_claims(source, "ko")), "k", kernels)
         assert len(book.cells) == len(nbformat.reads(text, as_version=4).cells)  # the claims cell is gone...
         code = [c for c in book.cells if c.cell_type == "code"]
         assert [c.execution_count for c in code] == list(range(1, len(code) + 1))  # ...and so is its number
@@ -118,11 +118,11 @@ def _notebook(*sources):
     return nbformat.writes(notebook)
 
 
-def test_a_kernel_is_a_fork_of_the_warm_server_with_only_torch_and_matplotlib_loaded():
+def test_a_kernel_is_a_fork_of_the_warm_server_with_only_torch_and_matplotlib_loaded(kernels):
     text = _notebook("import os, sys\nprint(os.getppid(), sorted(m for m in ('torch', 'matplotlib', "
                      "'matplotlib.pyplot', 'matplotlib_inline.backend_inline', 'ipykernel.kernelapp') if m in sys.modules))")
-    parent, loaded = runs.execute("labs/fork.py", text, "k").cells[0].outputs[0].text.split(" ", 1)
-    assert int(parent) == runs._kernels().process.pid
+    parent, loaded = runs.execute("labs/fork.py", text, "k", kernels).cells[0].outputs[0].text.split(" ", 1)
+    assert int(parent) == kernels.process.pid
     assert loaded.strip() == "['ipykernel.kernelapp', 'matplotlib', 'torch']"  # pyplot hooks into the kernel's own shell
 
 
@@ -131,23 +131,23 @@ def test_the_kernel_launcher_names_its_usage():
     assert out.returncode != 0 and "usage: python -m handbook.kernels serve SOCKET | launch" in out.stderr
 
 
-def test_a_failing_cell_stops_the_lab_and_names_it():
+def test_a_failing_cell_stops_the_lab_and_names_it(kernels):
     with pytest.raises(labs.LabError, match=r"(?s)labs/broken\.py: a cell raised.*x / 0.*ZeroDivisionError") as error:
-        runs.execute("labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k")
+        runs.execute("labs/broken.py", _notebook("x = 1", "x / 0", "print('never')"), "k", kernels)
     assert "\x1b" not in str(error.value)  # plain text, not the kernel's terminal colours
 
 
 @pytest.mark.parametrize("cell", ["import warnings; warnings.warn('careful')",
                                   "import sys; print('oops', file=sys.stderr)",
                                   "import logging; logging.getLogger('x').warning('logged')"])
-def test_a_cell_that_warns_or_writes_to_stderr_stops_the_lab(cell):
+def test_a_cell_that_warns_or_writes_to_stderr_stops_the_lab(cell, kernels):
     with pytest.raises(labs.LabError, match=r"(?s)labs/noisy\.py: code cell 2 wrote to stderr"):
-        runs.execute("labs/noisy.py", _notebook("x = 1", cell), "k")
+        runs.execute("labs/noisy.py", _notebook("x = 1", cell), "k", kernels)
 
 
-def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):
+def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path, kernels):
     text = _notebook("import sys, time\nfor i in range(3):\n    print(i, end=' ', flush=True); time.sleep(0.05)")
-    executed = runs.execute("printing", text, "key-1")
+    executed = runs.execute("printing", text, "key-1", kernels)
     assert [(o.output_type, o.text) for o in executed.cells[0].outputs] == [("stream", "0 1 2 ")]
     path = tmp_path / "lab.ipynb"
     assert not runs.is_current(path, "key-1")  # never ran: run it
@@ -156,12 +156,12 @@ def test_printed_text_is_joined_and_the_run_is_marked_with_its_key(tmp_path):
     assert not runs.is_current(path, "key-2")
 
 
-def test_figures_are_drawn_inline_whatever_backend_the_environment_names(monkeypatch):
+def test_figures_are_drawn_inline_whatever_backend_the_environment_names(monkeypatch, kernels):
     # MPLBACKEND=Agg (set by headless CI, or by another test in the same worker) once left every
     # lab figure out of the page, so two builds of one commit differed.
     monkeypatch.setenv("MPLBACKEND", "Agg")
     text = _notebook("import matplotlib.pyplot as plt", "plt.plot([0, 1]); plt.show()")
-    outputs = runs.execute("figure", text, "k").cells[-1].outputs
+    outputs = runs.execute("figure", text, "k", kernels).cells[-1].outputs
     assert any("image/png" in o.get("data", {}) for o in outputs), outputs
 
 
