@@ -43,13 +43,14 @@ audit: $(BIN)/.installed node_modules/.installed chromium
 	$(BIN)/python tools/audit.py
 
 # torch first, from the CPU index (--retries 0: where that index is out of reach, pip's local
-# wheels answer at once); then everything, pinned; then the handbook plugin (handbook/), editable,
-# so `mkdocs` finds it and an edit to it needs no reinstall.
-$(BIN)/.installed: requirements.txt pyproject.toml
+# wheels answer at once); then everything, pinned; then claimcheck (claimcheck/, the claim checker,
+# a package of its own) and the handbook's plugins (handbook/), editable, so `mkdocs` and pytest
+# find them and an edit to them needs no reinstall.
+$(BIN)/.installed: requirements.txt pyproject.toml claimcheck/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --retries 0 --index-url $(TORCH_INDEX) --no-deps "$(TORCH_PIN)"
 	$(BIN)/pip install --quiet -r requirements.txt
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e claimcheck -e .
 	touch $@
 
 # Lighthouse, axe-core and the Nu HTML checker, pinned in package-lock.json (Java runs the checker).

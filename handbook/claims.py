@@ -3,7 +3,8 @@
     둘째 줄은 `[0.5, 0.5, 0, 0]`{ data-claim="causal/weights.py: weights[1]" } 입니다.
 
 The reader sees plain code; the build evaluates the expression in the namespace the snippet leaves
-and compares it with the literal *as written*:
+and compares it with the literal *as written* (claimcheck's forms, ``claimcheck/src/claimcheck/forms.py``,
+one object a form):
 
 * an integer (``0``, ``2``, ``-1``) must match exactly; ``0`` and ``-0`` are different (the sign of
   a float zero counts), as are ``inf``, ``-inf`` and ``nan``;
@@ -32,8 +33,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from claimcheck.forms import Approx, Bound, matches, parse_literal, show
+
 from . import words
-from .literals import Approx, Bound, matches, parse_literal, show
 from .values import plain
 from .snippets import Runner, SnippetError
 

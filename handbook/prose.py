@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from claimcheck.numbers import numbers_in
+
 from .claims import CLAIM, LAB, WORD_CLAIM, Claim, LabValues
 from .quotes import QUOTE, Quote, QuoteError, parse_target
 from .snippets import Runner
@@ -126,7 +128,6 @@ _NOT_PROSE = re.compile(
 SPAN_ATTRIBUTES = ("data-claim", "data-quote")
 _SPAN_ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
 _TAG_DATA = re.compile(r"<\w+\s[^>]*?\b(?P<attr>data-[\w-]*)")  # <span data-clam="…">: as silent as a code span's
-_TOKEN = re.compile(r"[0-9A-Za-z_]*\d[0-9A-Za-z_]*")
 # A measured value hidden in math: after \approx, \sim, \simeq, ≈ or ≃ (thin spaces and braces
 # between them and the number change nothing), or a math span that is only "= number" / "≈ number".
 _SPACING = r"(?:\s|\\[,;:!>]|\\ |\{|\\quad|\\qquad|~)*"
@@ -165,8 +166,9 @@ def span_values(line: str) -> list[str]:
 
 
 def bare_numbers(text: str) -> list[str]:
-    """The number tokens of a piece of plain text (not inside identifiers)."""
-    return [t for t in _TOKEN.findall(text) if not re.search(r"[A-Za-z]", t)]
+    """The numbers of a piece of plain text, as claimcheck reads them (``claimcheck.numbers``:
+    ``1e9`` and ``16GB`` are numbers, ``float16`` and ``2D`` are not)."""
+    return numbers_in(text)
 
 
 def prose_numbers(text: str, file: str) -> list[str]:

@@ -13,9 +13,11 @@ import re
 import textwrap
 from typing import Any
 
+from claimcheck.numbers import numbers_in
+
 from .figures import PAGE_MARGINS
 from .snippets import Run, SnippetError
-from .values import cell, code_span, flat, fmt, markdown_table, numbers_in, plain, size
+from .values import cell, code_span, flat, fmt, markdown_table, plain, size
 
 FIGURE_SRC = "@figures/"  # the plugin rewrites it to the page's relative path to assets/figures/
 
@@ -153,7 +155,7 @@ class Example:
         number outside them is typed by hand, and so is a value in code font that reads no name. A
         bound in code font in a column's title (`` `< 1e-6` ``) is a claim about that column: every
         number in it must hold it."""
-        from .literals import Approx, Bound, Range, matches, parse_literal
+        from claimcheck.forms import Approx, Bound, Range, matches, parse_literal
         from .prose import API_LITERALS, span_values
 
         words = re.sub(r"`[^`]*`|\$[^$]*\$", " ", text)

@@ -1,23 +1,12 @@
 """A value as a page shows it: numbers formatted (``fmt``), snippet values made plain Python
-(``plain``), table cells and rows, code spans, an SVG's size, and the numbers a reader sees in text."""
+(``plain``), table cells and rows, code spans, an SVG's size. (What a number in text is, is
+claimcheck's: ``claimcheck.numbers``.)"""
 
 from __future__ import annotations
 
 import math
 import re
 from typing import Any
-
-# A run of letters, digits, underscores and dots holding a digit; it is a number unless it is an
-# identifier (``float16``, ``x2``) or holds a letter other than an exponent's ``e`` (``fp16``, ``2D``).
-_TOKEN = re.compile(r"[0-9A-Za-z_]*\d(?:[0-9A-Za-z_.]|(?<=\d[eE])[+-](?=\d))*")
-_NOT_A_NUMBER = re.compile(r"[A-Za-z_][\w.]*|[\w.]*[A-DF-Za-df-z_][\w.]*")
-
-
-def numbers_in(text: str) -> list[str]:
-    """The numbers a reader sees in ``text``: ``3``, ``0.94``, ``1e9`` (of ``-1e9``),
-    ``3.4028e+38``; digits inside identifiers are not numbers."""
-    return [t.rstrip(".") for t in _TOKEN.findall(text) if not _NOT_A_NUMBER.fullmatch(t)]
-
 
 def size(svg: str) -> tuple[int, int]:
     """An SVG's width and height in CSS pixels (matplotlib writes points: 3 px to 4)."""

@@ -66,7 +66,7 @@ SERVE = textwrap.dedent("""
 # What a build reads: the one list (a copy of the project holds these; tests/conftest.py's digest
 # of the built site's inputs reads them).
 EDITIONS = ("docs", "docs-en")  # each edition's pages
-FOLDERS = (*EDITIONS, "labs", "snippets", "handbook")  # handbook/: mkdocs.yml watches it
+FOLDERS = (*EDITIONS, "labs", "snippets", "handbook", "claimcheck")  # handbook/, claimcheck/: mkdocs.yml watches them
 FILES = ("mkdocs.yml", "mkdocs.en.yml", "requirements.txt", "references.yml", "pyproject.toml")
 
 

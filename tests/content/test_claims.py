@@ -9,7 +9,7 @@ import markdown
 import pytest
 from handbook import words
 from handbook.claims import Claim
-from handbook.literals import Approx, Bound, Range, matches, parse_literal
+from claimcheck.forms import FORMS, Approx, Bound, Exactly, Range, Sequence, matches, parse, parse_literal
 from handbook.labs import prose as lab_prose
 from handbook.prose import check_page, prose_numbers, read_claims, read_quotes
 from handbook.quotes import Quote
@@ -87,42 +87,10 @@ def test_claim_holds(claim):
 
 
 def mutants(literal: str) -> list[tuple[str, str]]:
-    """(kind, literal) for each edit that must break a claim: its last digit; the sign of each
-    number; a zero made negative (or a negative zero positive); inf and nan swapped; a bound's
-    direction; a range moved off itself; each element of a list or tuple."""
-    found = []
-    if parse_literal(literal).__class__ is Bound or re.match(r"\s*[<>≤≥]", literal):
-        flipped = {"<": ">=", "<=": ">", "≤": ">", ">": "<=", ">=": "<", "≥": "<"}
-        op = re.match(r"\s*(<=|>=|[<>≤≥])", literal)[1]
-        return [("bound direction", flipped[op] + literal.strip()[len(op):])]
-    value = parse_literal(literal)
-    if isinstance(value, Range):
-        width = value.high - value.low
-        return [("range moved", f"{value.high + width / 2} … {value.high + width}"),
-                ("range moved", f"{value.low - width} … {value.low - width / 2}")]
-    if "±" in literal:
-        return [("tolerance centre moved", f"{value.value + 2.5 * value.tol} ± {value.tol}")]
-    digits = list(re.finditer(r"\d", literal))
-    if digits:
-        last = digits[-1]
-        found.append(("last digit", literal[: last.start()] + str((int(last[0]) + 1) % 10) + literal[last.end():]))
-    for m in re.finditer(r"(?<![\w.])(-?)(\d[\d.e+-]*%?|inf)(?![\w.])", literal):
-        sign, number = m[1], m[2]
-        if number in ("0", "inf") or _nonzero(number):
-            if number == "0" and sign:
-                found.append(("signed zero", literal[: m.start()] + "0" + literal[m.end():]))
-            elif number == "0":
-                found.append(("signed zero", literal[: m.start()] + "-0" + literal[m.end():]))
-            else:
-                found.append(("sign", literal[: m.start()] + ("" if sign else "-") + number + literal[m.end():]))
-    for word, other in (("inf", "nan"), ("nan", "inf"), ("True", "False"), ("False", "True")):
-        for m in re.finditer(rf"\b{word}\b", literal):
-            found.append(("inf/nan/bool", literal[: m.start()] + other + literal[m.end():]))
-    if isinstance(value, list) and value and re.match(r"\s*[\[(]", literal):
-        found.append(("element added", re.sub(r"([\])])\s*$", r", 7\1", literal)))
-    if not found:
-        found.append(("string", "'?'"))
-    return found
+    """(kind, literal) for each edit that must break a claim: its form's mutants (claimcheck's
+    registry: a form brings its own, and claimcheck/tests checks each on the form's examples)."""
+    parsed = parse(literal)
+    return FORMS[parsed.form].mutants(literal, parsed.value)
 
 
 _FLIPPED = {"넘게": "이하", "넘는": "이하", "이상": "미만", "미만": "이상", "이하": "넘게", "more than": "at most",
@@ -141,13 +109,6 @@ def word_mutants(literal: str) -> list[str]:
     above = min((w for w, v in lexicon.items() if v > value), key=lambda w: lexicon[w], default=None)
     below = max((w for w, v in lexicon.items() if v < value), key=lambda w: lexicon[w], default=None)
     return [w for w in (above, below) if w is not None]
-
-
-def _nonzero(number: str) -> bool:
-    try:
-        return float(number.rstrip("%")) != 0
-    except ValueError:  # a version inside a string
-        return False
 
 
 # Another edition's claim with the same literal and expression is the same check: mutated once.
@@ -176,6 +137,10 @@ def test_mutants_of_every_kind_are_tried():
     kinds = {kind for _, kind, _ in MUTANTS}
     assert {"last digit", "sign", "signed zero", "inf/nan/bool", "bound direction", "range moved",
             "element added", "number word"} <= kinds, kinds
+    # The forms the pages write: each one's mutants are tried on them (the rest on their own
+    # examples, in claimcheck/tests/test_engine.py)
+    used = {parse(c.literal).form for c in _DISTINCT if c.form == "code"}
+    assert {"number", "bound", "range", "sequence", "string", "bool"} <= used <= set(FORMS), used
 
 
 @pytest.mark.parametrize("file", PAGES)
@@ -566,8 +531,8 @@ def test_a_tag_with_another_data_attribute_than_a_claim_is_a_problem(tag):
 
 def test_a_string_claim_is_read_as_text_whatever_it_holds():
     # A bound, a range, a percent or a minus sign inside quotes is part of the text, not a form.
-    assert parse_literal("'cache overflow: 6 + 1 > 6 rows'") == "cache overflow: 6 + 1 > 6 rows"
-    assert parse_literal("['50% … 60%', '−1']") == ["50% … 60%", "−1"]
+    assert parse_literal("'cache overflow: 6 + 1 > 6 rows'") == Exactly("cache overflow: 6 + 1 > 6 rows")
+    assert parse_literal("['50% … 60%', '−1']") == Sequence((Exactly("50% … 60%"), Exactly("−1")))
     assert parse_literal("−0 … 1") == Range(0.0, 1.0) and parse_literal("≤ −1") == Bound("<=", -1.0)
 
 

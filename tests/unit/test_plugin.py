@@ -13,7 +13,8 @@ import pytest
 from handbook.links import broken_links
 from handbook.mathml import mathml
 from handbook.render import Example, Figures
-from handbook.values import fmt, numbers_in
+from claimcheck.numbers import numbers_in
+from handbook.values import fmt
 from handbook.capture import Capture
 from handbook.snippets import Runner, SnippetError
 from project import WORDS

@@ -1,0 +1,85 @@
+"""Claims in a Markdown page: where they are, and what they say.
+
+A claim is a code span with a ``data-claim`` attribute (Python-Markdown's ``attr_list``)::
+
+    The second row is `[0.5, 0.5, 0, 0]`{ data-claim="causal/weights.py: weights[1]" }.
+
+Its target names where the value comes from (here a snippet) and, after ``: ``, the expression
+whose value the literal states. Claims inside fenced code and display math are examples, not
+claims. A span that looks like a claim and is not one (no ``: ``, an empty expression, a misspelt
+attribute) is a problem, reported with its line: it would otherwise check nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
+ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
+
+
+@dataclass(frozen=True)
+class Claim:
+    file: str  # as messages name it: docs/softmax.md
+    line: int
+    literal: str  # as the reader sees it
+    target: str  # where the value comes from: a snippet, a notebook, a key of a values file
+    expr: str
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def prose_lines(text: str, file: str, problems: list[str] | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, line) for each line outside fenced code, display math and front matter. A
+    fence left open is a problem: it would hide the rest of the page from every check."""
+    lines = text.split("\n")
+    start = 0
+    if lines and lines[0].strip() == "---":
+        start = next((i + 1 for i, ln in enumerate(lines[1:], 1) if ln.strip() == "---"), 0)
+    fence, opened = None, 0
+    for number, line in enumerate(lines[start:], start + 1):
+        stripped = line.strip()
+        if fence == "$$":
+            if "$$" in stripped:
+                fence = None
+                yield number, stripped.split("$$", 1)[1]
+            continue
+        if fence:
+            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
+                fence = None
+            continue
+        opening = re.match(r"(`{3,}|~{3,})", stripped)
+        if opening:
+            fence, opened = opening[1], number
+            continue
+        if stripped.startswith("$$") and stripped.count("$$") % 2 == 1:
+            fence, opened = "$$", number
+            continue
+        yield number, line
+    if fence and problems is not None:
+        problems.append(f"{file}:{opened}: {fence} opened here is never closed: the rest of the page "
+                        "would be hidden from every check")
+
+
+def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
+    """Every claim of one page, in order; each malformed one is added to ``problems``."""
+    found = []
+    for number, line in prose_lines(text, file, problems):
+        spans = list(CLAIM.finditer(line))
+        if line.count("data-claim") != len(spans):
+            problems.append(f'{file}:{number}: malformed claim (want `literal`{{ data-claim="target: expression" }})')
+        for m in ATTRIBUTE.finditer(line):
+            if m["attr"] not in ("data-claim", "data-quote"):
+                problems.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: "
+                                "did you mean data-claim?")
+        for m in spans:
+            target, sep, expr = m["target"].partition(": ")
+            if not sep or not target.strip() or not expr.strip():
+                problems.append(f'{file}:{number}: a claim\'s target reads "target: expression", not {m["target"]!r}')
+            else:
+                found.append(Claim(file, number, m["literal"], target.strip(), expr.strip()))
+    return found
