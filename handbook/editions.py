@@ -43,6 +43,7 @@ WORD_KEYS = {
     "example running": "the notice in place of an example whose snippet still runs (mkdocs serve)",
     "checks failed": "the title over a page's failed checks, {} their count (mkdocs serve)",
     "labs": "the nav's section of labs, where the config's nav has none",
+    "claim source": "what a checked number's tooltip says before the snippet and expression it comes from",
 }
 
 

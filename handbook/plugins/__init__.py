@@ -24,7 +24,8 @@ Priorities, where order matters (MkDocs runs higher first; the rest run in the l
 snippet runs every page will ask for), labs 0. ``on_page_markdown`` labs 50 (a lab page's Markdown
 is made from its run), snippets 40 (notices for runs still going, under serve), claims 30 (checks
 the page as written, the lab's values included), links 20 (the page's source, for broken links).
-``on_page_context`` typeset 100 and -100 (around the search plugin's indexing). ``on_post_build``
+``on_page_content`` claims -50 (a claim's tooltip added after typeset has wrapped the page's
+tokens). ``on_page_context`` typeset 100 and -100 (around the search plugin's indexing). ``on_post_build``
 snippets 50 (figures written), editions 0 (every other edition built), links -50 (the whole site).
 """
 

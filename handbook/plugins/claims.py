@@ -5,7 +5,8 @@ a library's source must be in the installed source; no other number may stand ba
 serve`` the page shows its problems above it, and a claim on a snippet still running is checked
 once its run ends.
 
-With ``enabled: false`` nothing is checked (a draft's preview)."""
+On the built page, hovering or focusing a checked number shows the snippet and expression it comes
+from. With ``enabled: false`` nothing is checked (a draft's preview)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from typing import Any
 from mkdocs.config import config_options as c
 from mkdocs.config.base import Config
 from mkdocs.plugins import event_priority
+
+from claimcheck.reveal import CSS, CSS_FILE, reveal
+from mkdocs.structure.files import File
 
 from ..prose import check_page
 from . import Seam, log
@@ -32,7 +36,20 @@ class ClaimsPlugin(Seam):
         self.editions = self.core(config)
         self.snippets = self.seam(config, "snippets")
         self.labs = self.seam(config, "labs", required=False)
+        if self.config.enabled and CSS_FILE not in config.extra_css:
+            config.extra_css.append(CSS_FILE)
         return config
+
+    def on_files(self, files: Any, config: Any) -> Any:
+        if self.config.enabled:  # the tooltips' look (claimcheck's)
+            files.append(File.generated(config, CSS_FILE, content=CSS))
+        return files
+
+    @event_priority(-50)  # after typeset's: its token wrapping never reaches into a tooltip
+    def on_page_content(self, html: str, **_: Any) -> str:
+        """Each checked number shows, on hover and keyboard focus, the snippet and expression
+        its value comes from (claimcheck.reveal: a tooltip a screen reader reads as its description)."""
+        return reveal(html, self.editions.words["claim source"]) if self.config.enabled else html
 
     @event_priority(30)
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:

@@ -15,6 +15,8 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import CombinedEvent, event_priority
 
+from claimcheck.reveal import without_tips
+
 from ..layout import keep_tokens_whole
 from ..mathml import math_as_text, mathml
 from ..search import refine
@@ -77,7 +79,8 @@ class TypesetPlugin(Seam):
     def _search_reads_text(self, context: Any, *, page: Any, config: Any, **_: Any) -> Any:
         if not self.config.enabled:
             return context
-        self._mathml, page.content = page.content, math_as_text(page.content or "")
+        # (a claim's tooltip, handbook/claims', is no text of the page's: not in the index)
+        self._mathml, page.content = page.content, math_as_text(without_tips(page.content or ""))
         index = _search_index(config)
         self._indexed = len(index.entries) if index else 0
         return context

@@ -268,11 +268,12 @@ FOCUS = [
     ("scaling/", ".frames__control input", ".frames__control input"),
     ("", "form[data-md-component=palette] input", "form[data-md-component=palette] label:not([hidden])"),
     ("softmax/", "article .tabbed-set > input:checked", "article .tabbed-set > input:checked ~ .tabbed-labels > label:first-child"),
+    ("causal/", "article code[data-claim]", "article code[data-claim]"),
 ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize(("path", "focus", "ring"), FOCUS, ids=["slider", "palette", "tab"])
+@pytest.mark.parametrize(("path", "focus", "ring"), FOCUS, ids=["slider", "palette", "tab", "claim"])
 def test_keyboard_focus_shows_a_ring(base, browser, path, focus, ring, scheme):
     page = browser.new_page(viewport={"width": 1366, "height": 900}, color_scheme=scheme)
     page.goto(base + path, wait_until="networkidle")
@@ -281,6 +282,35 @@ def test_keyboard_focus_shows_a_ring(base, browser, path, focus, ring, scheme):
     sides = _ring_sides(page, focus, ring)
     page.close()
     assert min(sides.values()) >= 0.8, f"{path} {focus} in {scheme}: share of each side ringed {sides}"
+
+
+@pytest.mark.parametrize(("path", "lang"), [("causal/", "ko"), ("en/causal/", "en")])
+def test_a_checked_number_shows_its_snippet_and_expression_on_focus_and_hover(base, browser, path, lang):
+    """A claimed number says where its value comes from: on keyboard focus and on hover a tooltip
+    shows the snippet and expression, which a screen reader reads as the number's description; it
+    is hidden otherwise, and never widens a phone's page."""
+    from project import WORDS
+
+    page = browser.new_page(viewport=PHONE)
+    page.goto(base + path, wait_until="networkidle")
+    first, second = (page.locator("article code[data-claim]").nth(n) for n in (0, 1))
+
+    def tip(claim):
+        return page.locator("#" + claim.get_attribute("aria-describedby"))
+
+    assert first.get_attribute("tabindex") == "0" and not tip(first).is_visible() and not tip(second).is_visible()
+    page.keyboard.press("Shift")  # a keyboard in use
+    first.focus()
+    expected = f"{WORDS[lang]['claim source']} {first.get_attribute('data-claim')}"
+    shown = tip(first).inner_text(), page.evaluate("innerWidth - document.documentElement.scrollWidth")
+    described = page.evaluate("(e) => document.getElementById(e.getAttribute('aria-describedby')).textContent",
+                              first.element_handle())
+    first.evaluate("(e) => e.blur()")
+    second.hover()
+    hovered = tip(second).is_visible(), tip(first).is_visible()
+    page.close()
+    assert shown == (expected, 0) and described == expected
+    assert hovered == (True, False)
 
 
 def test_the_closed_search_results_are_not_a_tab_stop(base, browser):

@@ -286,6 +286,11 @@ def test_each_edition_has_its_own_search_in_its_language(site):
     assert korean["config"]["lang"] == ["ko", "en"] and english["config"]["lang"] == ["en"]
     assert not any(HANGUL.search(d["title"]) for d in english["docs"])
     assert all(not d["location"].startswith(("en/", "../")) for d in english["docs"])
+    # a checked number's tooltip (where its value comes from) is no text of the page's to search
+    from project import WORDS
+
+    for index, lang in ((korean, "ko"), (english, "en")):
+        assert not any(WORDS[lang]["claim source"] in d["text"] for d in index["docs"]), lang
 
 
 @pytest.mark.browser

@@ -1,0 +1,52 @@
+"""What a reader sees of a checked number: hovering it or moving the keyboard focus to it shows the
+source and expression its value came from. In the built HTML (a claim becomes ``<code
+data-claim="demo.py: weights[0]">0.3333</code>`` with ``attr_list``), each claim is made focusable
+and described by a tooltip right after it, which the page's CSS shows on hover and focus and a
+screen reader reads as the claim's description (``aria-describedby``); without CSS or script the
+tooltip is plain text after the number."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+CLAIMED = re.compile(r'<(?P<tag>code|span) data-claim="(?P<target>[^"]*)">(?P<text>(?:(?!</(?P=tag)>).)*)</(?P=tag)>', re.S)
+TIP_CLASS = "claim-source"
+TIP = re.compile(rf'<span class="{TIP_CLASS}"[^>]*>[^<]*</span>')
+
+
+# The tooltip's look: hidden until its claim is hovered or focused, then a solid box under the line
+# (block-level, so it starts at the paragraph's edge and never widens a phone's page).
+CSS = """\
+.claim-source { display: none; }
+:is(code, span)[data-claim]:is(:hover, :focus) + .claim-source {
+  display: block; position: absolute; z-index: 3; max-width: min(32rem, 92%); margin-top: 0.2em;
+  padding: 0.25em 0.6em; border: 1px solid #8a90a0; border-radius: 0.2em; background: #1f2430; color: #fff;
+  font-size: 0.75rem; line-height: 1.5; overflow-wrap: anywhere; pointer-events: none;
+}
+"""
+CSS_FILE = "assets/claimcheck.css"
+
+
+def reveal(page_html: str, label: str, prefix: str = "claim-source") -> str:
+    """``page_html`` with each claim focusable and followed by its tooltip, ``label`` and the
+    claim's target (``Checked against demo.py: weights[0]``); ids ``<prefix>-1``, ``-2`` … in
+    page order. A page already revealed is returned as it is."""
+    if f'class="{TIP_CLASS}"' in page_html:
+        return page_html
+    count = 0
+
+    def one(match: re.Match) -> str:
+        nonlocal count
+        count += 1
+        tag, target, text = match["tag"], match["target"], match["text"]
+        tip = f"{html_lib.escape(label)} {target}"  # the target is escaped already, as an attribute value
+        return (f'<{tag} data-claim="{target}" tabindex="0" aria-describedby="{prefix}-{count}">{text}</{tag}>'
+                f'<span class="{TIP_CLASS}" id="{prefix}-{count}" role="tooltip">{tip}</span>')
+
+    return CLAIMED.sub(one, page_html)
+
+
+def without_tips(page_html: str) -> str:
+    """``page_html`` without the tooltips (what a search index should read)."""
+    return TIP.sub("", page_html)
