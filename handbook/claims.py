@@ -33,7 +33,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from claimcheck.forms import Approx, Bound, matches, parse_literal, show
+from claimcheck import document
+from claimcheck.check import check
+from claimcheck.forms import Approx, Bound, Parsed, parse
+from claimcheck.sources import SourceError
 
 from . import words
 from .values import plain
@@ -76,40 +79,54 @@ class Claim:
         return f"{self.file}:{self.line}"
 
     def expected(self) -> Any:
-        """The literal as ``parse_literal`` reads it; a word claim as the exact number it spells."""
-        if self.form == "words":
-            op, number = words.bound(self.literal)
+        """The literal as claimcheck reads it; a word claim as the exact number it spells."""
+        return self._read(self).value
+
+    @staticmethod
+    def _read(claim: Any) -> Parsed:
+        if getattr(claim, "form", "code") == "words" or isinstance(claim, _Words):
+            op, number = words.bound(claim.literal)
             if op is not None:
-                return Bound(op, float(number))
-            return Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number))
-        return parse_literal(self.literal)
+                return Parsed(Bound(op, float(number)), "words")
+            return Parsed(Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number)), "words")
+        return parse(claim.literal)
 
     def check(self, runner: Runner, lab: LabValues | None = None) -> str | None:
-        """None when the claim holds, else a message naming file, line and both values. A
-        ``lab:`` claim reads ``lab``: without it (no executed lab), the claim cannot be checked."""
-        head = f"{self.where}: claim `{self.literal}` ({self.snippet}: {self.expr})"
+        """None when the claim holds, else a message naming file, line and both values
+        (claimcheck's check, with this page's values: ``PageValues``). A ``lab:`` claim reads
+        ``lab``: without it (no executed lab), the claim cannot be checked."""
+        kind = _Words if self.form == "words" else document.Claim
+        claim = kind(self.file, self.line, self.literal, self.snippet, self.expr)
+        return check(claim, PageValues(runner, lab), read=self._read).problem
+
+
+class _Words(document.Claim):
+    """A claim whose literal is a number in words (read by handbook/words.py)."""
+
+
+class PageValues:
+    """claimcheck's source for a page: a snippet's run (``runner``), or the page's lab (``lab``)."""
+
+    def __init__(self, runner: Runner, lab: LabValues | None) -> None:
+        self.runner, self.lab = runner, lab
+
+    def describe(self, claim: Any) -> str:
+        return "the lab" if claim.target == LAB else "the snippet"
+
+    def value(self, claim: Any) -> Any:
         try:
-            expected = self.expected()
-        except ValueError as error:
-            return f"{head} cannot be checked: {error}"
-        try:
-            if self.snippet == LAB:
-                if lab is None:
-                    return f"{head} cannot be checked: it names the lab, and no executed lab was given"
-                actual = plain(lab.value(self.line, self.expr))
-            else:
-                run = runner.run(self.snippet)
-                if unknown := _unknown_name(self.expr, run.names()):
-                    return f"{head} cannot be checked: {unknown}"
-                if not _reads_the_snippet(self.expr, run.names()):
-                    return f"{head} cannot be checked: the expression reads no name the snippet defines"
-                actual = plain(run.value(self.expr))
+            if claim.target == LAB:
+                if self.lab is None:
+                    raise SourceError("it names the lab, and no executed lab was given")
+                return plain(self.lab.value(claim.line, claim.expr))
+            run = self.runner.run(claim.target)
+            if unknown := _unknown_name(claim.expr, run.names()):
+                raise SourceError(unknown)
+            if not _reads_the_snippet(claim.expr, run.names()):
+                raise SourceError("the expression reads no name the snippet defines")
+            return plain(run.value(claim.expr))
         except SnippetError as error:
-            return f"{head} cannot be checked: {error}"
-        if matches(expected, actual):
-            return None
-        source = "the lab" if self.snippet == LAB else "the snippet"
-        return f"{head} does not hold: the prose says {self.literal}, {source} gives {show(actual)}"
+            raise SourceError(str(error)) from None
 
 
 def _unknown_name(expr: str, names: dict[str, bool]) -> str | None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .document import Claim, prose_lines, read_claims
-from .forms import matches, parse, show
+from .forms import Parsed, matches, parse, show
 from .numbers import numbers_in
 from .sources import Source, SourceError
 
@@ -25,20 +26,23 @@ class Result:
         return self.problem is None
 
 
-def check(claim: Claim, source: Source) -> Result:
+def check(claim: Claim, source: Source, read: Callable[[Claim], Parsed] | None = None) -> Result:
+    """Whether ``claim`` holds for ``source``'s value. ``read``: how to read its literal, where a
+    claim is not a form's literal (a number written in words); ``forms.parse`` otherwise."""
     head = f"{claim.where}: claim `{claim.literal}` ({claim.target}: {claim.expr})"
     try:
-        parsed = parse(claim.literal)
+        parsed = read(claim) if read is not None else parse(claim.literal)
     except ValueError as error:
         return Result(claim, None, None, f"{head} cannot be checked: {error}")
     try:
-        actual = source.value(claim.target, claim.expr)
+        actual = source.value(claim)
     except SourceError as error:
         return Result(claim, parsed.form, None, f"{head} cannot be checked: {error}")
     if matches(parsed.value, actual):
         return Result(claim, parsed.form, actual, None)
+    origin = source.describe(claim) if hasattr(source, "describe") else "the source"
     return Result(claim, parsed.form, actual,
-                  f"{head} does not hold: the prose says {claim.literal}, the source gives {show(actual)}")
+                  f"{head} does not hold: the prose says {claim.literal}, {origin} gives {show(actual)}")
 
 
 # Prose that is not running text: code spans (claims included), math, tags, link targets,

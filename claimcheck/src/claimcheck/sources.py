@@ -1,7 +1,10 @@
-"""Where a claim's value comes from. A source answers ``value(target, expr)`` with plain data
-(numbers, bools, strings, lists) or raises ``SourceError`` saying why it cannot. Anything with that
-method is a source: a snippet's run, a notebook's kernel, a file of results produced elsewhere (a
-GPU run, say). Two come with the package: ``Scripts`` and ``Values``."""
+"""Where a claim's value comes from. A source answers ``value(claim)`` (a ``document.Claim``: its
+target, its expression, and where it is written, which a notebook's source needs to know which
+cell's state the claim reads) with plain data (numbers, bools, strings, lists), or raises
+``SourceError`` saying why it cannot. Anything with that method is a source: a snippet's run, a
+notebook's kernel, a file of results produced elsewhere (a GPU run, say). A source may also say
+what it calls a value's origin in messages (``describe(claim)``: "the snippet", "the lab"; "the
+source" otherwise). Two come with the package: ``Scripts`` and ``Values``."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ class SourceError(Exception):
 
 
 class Source(Protocol):
-    def value(self, target: str, expr: str) -> Any: ...
+    def value(self, claim: Any) -> Any: ...
 
 
 def plain(value: Any) -> Any:
@@ -54,7 +57,8 @@ class Scripts:
             raise result
         return result
 
-    def value(self, target: str, expr: str) -> Any:
+    def value(self, claim: Any) -> Any:
+        target, expr = claim.target, claim.expr
         names = self.namespace(target)
         try:
             tree = ast.parse(expr, mode="eval")
@@ -81,7 +85,8 @@ class Values:
             raise SourceError(f"{self.path}: the values are an object of targets, each an object of expressions")
         self.data: dict[str, dict[str, Any]] = data
 
-    def value(self, target: str, expr: str) -> Any:
+    def value(self, claim: Any) -> Any:
+        target, expr = claim.target, claim.expr
         if target not in self.data:
             raise SourceError(f"{self.path.name} has no target {target!r}")
         if expr not in self.data[target]:
