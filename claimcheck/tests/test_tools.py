@@ -71,3 +71,12 @@ def test_the_mkdocs_plugin_fails_a_strict_build_on_a_wrong_claim(project):
     built = _run(project, *build)
     assert built.returncode == 1
     assert "WARNING -  docs/index.md:3: claim `0.3334` (demo.py: weights[0]) does not hold" in built.stderr
+
+
+def test_the_packages_own_page_builds_and_every_number_on_it_is_a_claim_that_holds(tmp_path):
+    pytest.importorskip("mkdocs")
+    root = Path(__file__).parents[1]
+    built = _run(root, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site"))
+    assert built.returncode == 0, built.stderr
+    page = (tmp_path / "site/index.html").read_text(encoding="utf-8")
+    assert page.count('role="tooltip"') == 8
