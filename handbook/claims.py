@@ -42,7 +42,7 @@ from . import words
 from .values import plain
 from .snippets import Runner, SnippetError
 
-CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
+CLAIM = document.CLAIM  # `literal`{ data-claim="target: expr" }: claimcheck's
 WORD_CLAIM = re.compile(r'<span data-claim="(?P<target>[^"\n]*)">(?P<literal>[^<>\n]+)</span>')
 LAB = "lab"  # the target that names the lab a claim is written in, not a snippet
 

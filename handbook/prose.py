@@ -9,46 +9,15 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
+from claimcheck.document import prose_lines
 from claimcheck.numbers import numbers_in
 
 from .claims import CLAIM, LAB, WORD_CLAIM, Claim, LabValues
 from .quotes import QUOTE, Quote, QuoteError, parse_target
 from .snippets import Runner
-
-
-def prose_lines(text: str, file: str, problems: list[str] | None = None) -> Iterator[tuple[int, str]]:
-    """(line number, line) for each line outside fenced code, display math and front matter. Text
-    after display math that closes on the same line is prose; a fence left open is a problem."""
-    lines = text.split("\n")
-    start = 0
-    if lines and lines[0].strip() == "---":
-        start = next((i + 1 for i, ln in enumerate(lines[1:], 1) if ln.strip() == "---"), 0)
-    fence, opened = None, 0
-    for number, line in enumerate(lines[start:], start + 1):
-        stripped = line.strip()
-        if fence == "$$":
-            if "$$" in stripped:
-                fence = None
-                yield number, stripped.split("$$", 1)[1]
-            continue
-        if fence:
-            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
-                fence = None
-            continue
-        opening = re.match(r"(`{3,}|~{3,})", stripped)
-        if opening:
-            fence, opened = opening[1], number
-            continue
-        if stripped.startswith("$$") and stripped.count("$$") % 2 == 1:
-            fence, opened = "$$", number
-            continue
-        yield number, line
-    if fence and problems is not None:
-        problems.append(f"{file}:{opened}: {fence} opened here is never closed: the rest of the page "
-                        "would be hidden from every check")
 
 
 def _spans(text: str, file: str, patterns: dict[str, re.Pattern], attribute: str, want: str, problems: list[str]):

@@ -40,7 +40,7 @@ def load(path: Path) -> dict[tuple[str, int], dict]:
 
 def problems(pages: dict[str, str], listed: dict[tuple[str, int], dict], list_name: str = "references.yml") -> list[str]:
     """Every citation problem of ``pages`` (file -> Markdown text, the prose as an author wrote it)."""
-    from .prose import prose_lines
+    from claimcheck.document import prose_lines
 
     found, cited = [], set()
     for file, text in pages.items():
