@@ -160,14 +160,15 @@ def test_a_claim_on_the_page_is_focusable_and_described_by_its_source():
     from claimcheck.reveal import reveal, without_tips
 
     page = ('<p>Each <code data-claim="demo.py: w[0]">0.3333</code>, <span data-claim="demo.py: n">three</span> '
-            '<code>plain</code> <code data-claim="a&amp;b.py: x &lt; 1">True</code></p>')
+            '<code>plain</code> <code data-claim="a&amp;b.py: x &lt; 1" class="nobreak">True</code></p>')
     shown = reveal(page, "Checked <against>")
     assert shown == (
         '<p>Each <code data-claim="demo.py: w[0]" tabindex="0" aria-describedby="claim-source-1">0.3333</code>'
-        '<span class="claim-source" id="claim-source-1" role="tooltip">Checked &lt;against&gt; demo.py: w[0]</span>, '
+        '<span class="claim-source" id="claim-source-1" role="tooltip">Checked &lt;against&gt; <code>demo.py: w[0]</code></span>, '
         '<span data-claim="demo.py: n" tabindex="0" aria-describedby="claim-source-2">three</span>'
-        '<span class="claim-source" id="claim-source-2" role="tooltip">Checked &lt;against&gt; demo.py: n</span> '
-        '<code>plain</code> <code data-claim="a&amp;b.py: x &lt; 1" tabindex="0" aria-describedby="claim-source-3">True</code>'
-        '<span class="claim-source" id="claim-source-3" role="tooltip">Checked &lt;against&gt; a&amp;b.py: x &lt; 1</span></p>')
+        '<span class="claim-source" id="claim-source-2" role="tooltip">Checked &lt;against&gt; <code>demo.py: n</code></span> '
+        '<code>plain</code> <code data-claim="a&amp;b.py: x &lt; 1" class="nobreak" tabindex="0" '
+        'aria-describedby="claim-source-3">True</code>'
+        '<span class="claim-source" id="claim-source-3" role="tooltip">Checked &lt;against&gt; <code>a&amp;b.py: x &lt; 1</code></span></p>')
     assert reveal(shown, "again") == shown  # once only
     assert without_tips(shown).count("claim-source\"") == 0 and "Checked" not in without_tips(shown)

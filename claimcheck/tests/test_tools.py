@@ -65,7 +65,7 @@ def test_the_mkdocs_plugin_fails_a_strict_build_on_a_wrong_claim(project):
     assert built.returncode == 0, built.stderr
     page = (project / "site/index.html").read_text(encoding="utf-8")
     assert ('<code data-claim="demo.py: weights[0]" tabindex="0" aria-describedby="claim-source-1">0.3333</code>'
-            '<span class="claim-source" id="claim-source-1" role="tooltip">Checked against demo.py: weights[0]</span>') in page
+            '<span class="claim-source" id="claim-source-1" role="tooltip">Checked against <code>demo.py: weights[0]</code></span>') in page
     assert 'href="assets/claimcheck.css"' in page and (project / "site/assets/claimcheck.css").is_file()
     _wrong(project)
     built = _run(project, *build)

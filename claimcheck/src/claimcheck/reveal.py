@@ -10,9 +10,11 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-CLAIMED = re.compile(r'<(?P<tag>code|span) data-claim="(?P<target>[^"]*)">(?P<text>(?:(?!</(?P=tag)>).)*)</(?P=tag)>', re.S)
+# A claim's element, whatever other attributes a later step gave it (a class that keeps it on one line).
+CLAIMED = re.compile(r'<(?P<tag>code|span) (?P<attrs>[^>]*\bdata-claim="(?P<target>[^"]*)"[^>]*)>'
+                     r'(?P<text>(?:(?!</(?P=tag)>).)*)</(?P=tag)>', re.S)
 TIP_CLASS = "claim-source"
-TIP = re.compile(rf'<span class="{TIP_CLASS}"[^>]*>[^<]*</span>')
+TIP = re.compile(rf'<span class="{TIP_CLASS}"[^>]*>[^<]*<code>[^<]*</code></span>')
 
 
 # The tooltip's look: hidden until its claim is hovered or focused, then a solid box under the line
@@ -24,6 +26,7 @@ CSS = """\
   padding: 0.25em 0.6em; border: 1px solid #8a90a0; border-radius: 0.2em; background: #1f2430; color: #fff;
   font-size: 0.75rem; line-height: 1.5; overflow-wrap: anywhere; pointer-events: none;
 }
+.claim-source code { padding: 0; background: none; color: inherit; font-size: inherit; }
 """
 CSS_FILE = "assets/claimcheck.css"
 
@@ -39,9 +42,10 @@ def reveal(page_html: str, label: str, prefix: str = "claim-source") -> str:
     def one(match: re.Match) -> str:
         nonlocal count
         count += 1
-        tag, target, text = match["tag"], match["target"], match["text"]
-        tip = f"{html_lib.escape(label)} {target}"  # the target is escaped already, as an attribute value
-        return (f'<{tag} data-claim="{target}" tabindex="0" aria-describedby="{prefix}-{count}">{text}</{tag}>'
+        tag, attrs, target, text = match["tag"], match["attrs"], match["target"], match["text"]
+        # the target is code (an expression), escaped already as an attribute value
+        tip = f"{html_lib.escape(label)} <code>{target}</code>"
+        return (f'<{tag} {attrs} tabindex="0" aria-describedby="{prefix}-{count}">{text}</{tag}>'
                 f'<span class="{TIP_CLASS}" id="{prefix}-{count}" role="tooltip">{tip}</span>')
 
     return CLAIMED.sub(one, page_html)
