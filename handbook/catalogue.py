@@ -90,6 +90,7 @@ class Catalogues:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._read: dict[Path, tuple[str, dict[str, dict[str, str]]]] = {}
+        self._made: dict[str, tuple[str, Any, str]] = {}  # variant -> (its snippet's text, its words, its text)
 
     def words(self, chapter: str, lang: str) -> dict[str, dict[str, str]] | None:
         path = self.folder / chapter / f"{lang}.yml"
@@ -110,8 +111,11 @@ class Catalogues:
         words = self.words(match["chapter"], match["lang"])
         if words is None or f"{match['stem']}.py" not in words or not snippet.is_file():
             return None
-        text, _ = translate(snippet.read_text(encoding="utf-8"), words[f"{match['stem']}.py"], f"snippets/{name}")
-        return text
+        source, entries = snippet.read_text(encoding="utf-8"), words[f"{match['stem']}.py"]
+        made = self._made.get(name)
+        if made is None or made[0] != source or made[1] is not entries:  # asked for on every page that shows it
+            made = self._made[name] = (source, entries, translate(source, entries, f"snippets/{name}")[0])
+        return made[2]
 
     def names(self) -> list[str]:
         """Every variant the catalogues make (``chapter/x.<lang>.py``), sorted."""

@@ -80,24 +80,28 @@ class Claim:
 
     def expected(self) -> Any:
         """The literal as claimcheck reads it; a word claim as the exact number it spells."""
-        return self._read(self).value
-
-    @staticmethod
-    def _read(claim: Any) -> Parsed:
-        if getattr(claim, "form", "code") == "words" or isinstance(claim, _Words):
-            op, number = words.bound(claim.literal)
-            if op is not None:
-                return Parsed(Bound(op, float(number)), "words")
-            return Parsed(Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number)), "words")
-        return parse(claim.literal)
+        return _read(self._checked()).value
 
     def check(self, runner: Runner, lab: LabValues | None = None) -> str | None:
         """None when the claim holds, else a message naming file, line and both values
         (claimcheck's check, with this page's values: ``PageValues``). A ``lab:`` claim reads
         ``lab``: without it (no executed lab), the claim cannot be checked."""
+        return check(self._checked(), PageValues(runner, lab), read=_read).problem
+
+    def _checked(self) -> document.Claim:
+        """This claim as claimcheck's, a ``_Words`` where its literal is a number in words."""
         kind = _Words if self.form == "words" else document.Claim
-        claim = kind(self.file, self.line, self.literal, self.snippet, self.expr)
-        return check(claim, PageValues(runner, lab), read=self._read).problem
+        return kind(self.file, self.line, self.literal, self.snippet, self.expr)
+
+
+def _read(claim: document.Claim) -> Parsed:
+    """A claim's literal as claimcheck reads it; handbook/words.py's reading of a number in words."""
+    if not isinstance(claim, _Words):
+        return parse(claim.literal)
+    op, number = words.bound(claim.literal)
+    if op is not None:
+        return Parsed(Bound(op, float(number)), "words")
+    return Parsed(Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number)), "words")
 
 
 class _Words(document.Claim):

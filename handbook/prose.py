@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from claimcheck.document import prose_lines
+from claimcheck.document import NOT_PROSE, prose_lines
 from claimcheck.numbers import numbers_in
 
 from .claims import CLAIM, LAB, WORD_CLAIM, Claim, LabValues
@@ -84,14 +84,6 @@ def _emphasis(expr: str) -> bool:
 
 
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$")
-_NOT_PROSE = re.compile(
-    r"`[^`\n]*`(\{[^}\n]*\})?"  # code spans, claims included
-    r"|\$\$.*?\$\$|\$[^$\n]+\$"  # math
-    r"|<!--.*?-->|<[^>\n]+>"  # comments and tags
-    r"|\]\([^)\n]*\)|\{[^}\n]*\}"  # link targets, attribute lists
-    r"|^\s*(\d+\.|[-*+])\s"  # list markers
-    r"|\[\^[^\]]+\]"  # footnote marks
-)
 # The attributes a code span may carry: a misspelt one (data-clam=) made a span look exactly like
 # a checked number and checked nothing.
 SPAN_ATTRIBUTES = ("data-claim", "data-quote")
@@ -134,12 +126,6 @@ def span_values(line: str) -> list[str]:
     return found
 
 
-def bare_numbers(text: str) -> list[str]:
-    """The numbers of a piece of plain text, as claimcheck reads them (``claimcheck.numbers``:
-    ``1e9`` and ``16GB`` are numbers, ``float16`` and ``2D`` are not)."""
-    return numbers_in(text)
-
-
 def prose_numbers(text: str, file: str) -> list[str]:
     """Digits in running prose that no claim, code span or math covers, and measured values in
     math, as ``file:line: …``; a code span with another attribute than a claim's, and a fence
@@ -149,7 +135,7 @@ def prose_numbers(text: str, file: str) -> list[str]:
     for number, line in prose_lines(text, file, problems):
         line = _ENTITY.sub(lambda m: html.unescape(m[0]), line)
         attributes = " ".join(a or b for a, b in _TEXT_ATTRIBUTE.findall(line))
-        bare = bare_numbers(_NOT_PROSE.sub(" ", line)) or bare_numbers(attributes)
+        bare = numbers_in(NOT_PROSE.sub(" ", line)) or numbers_in(attributes)
         if bare:
             found.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
         for m in _SPAN_ATTRIBUTE.finditer(line):
@@ -181,7 +167,7 @@ def front_matter_numbers(text: str, file: str) -> list[str]:
         key, _, value = line.partition(":")
         if key.strip() in ("title", "description"):
             value = re.sub(r"\b[A-Z][\w.+-]* \d+(?:\.\d+)*\b", " ", value)  # Keras 3, Python 3.11
-            bare = [n for n in bare_numbers(value.replace("−", "-")) if n not in API_LITERALS and f"-{n}" not in API_LITERALS]
+            bare = [n for n in numbers_in(value.replace("−", "-")) if n not in API_LITERALS and f"-{n}" not in API_LITERALS]
             if bare:
                 found.append(f"{file}:{number}: number {bare[0]!r} in the page's {key.strip()}: no claim can check it there: "
                              "leave the number to the page's prose, where a claim checks it")

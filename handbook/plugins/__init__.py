@@ -66,6 +66,16 @@ class Seam(BasePlugin):
         return editions
 
 
+def page_source(page: Any, editions: Any, labs: Any, lang: str | None) -> tuple[str, str]:
+    """A page's source as messages name it (``docs/causal.md``, ``labs/causal.py``) and its text:
+    a chapter's file as the editor shows it (line numbers match), a lab's text in ``lang`` (every
+    language's, with None)."""
+    from pathlib import Path
+
+    lab = labs.lab_source(page, lang) if labs is not None else None
+    return lab or (f"{editions.docs}/{page.file.src_uri}", Path(page.file.abs_src_path).read_text(encoding="utf-8"))
+
+
 def nav_files(nav: Any) -> list[str]:
     """Every file a config's ``nav`` lists (its entries: ``title: file``, a bare file, a section),
     in its order."""

@@ -10,7 +10,6 @@ from. With ``enabled: false`` nothing is checked (a draft's preview)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from mkdocs.config import config_options as c
@@ -21,7 +20,7 @@ from claimcheck.reveal import CSS, CSS_FILE, reveal
 from mkdocs.structure.files import File
 
 from ..prose import check_page
-from . import Seam, log
+from . import Seam, log, page_source
 
 
 class ClaimsConfig(Config):
@@ -55,15 +54,12 @@ class ClaimsPlugin(Seam):
     def on_page_markdown(self, markdown: str, page: Any, config: Any, files: Any) -> str:
         if not self.config.enabled:
             return markdown
-        lab = self.labs.page_source(page, self.editions.lang) if self.labs else None
-        if lab is None:  # a chapter: the file itself, so line numbers match the editor's
-            file, source = f"{self.editions.docs}/{page.file.src_uri}", Path(page.file.abs_src_path).read_text(encoding="utf-8")
-            values = None
-        else:
-            (file, source), values = lab, self.labs.values.get(page.file.src_uri)
+        file, source = page_source(page, self.editions, self.labs, self.editions.lang)
+        lab = self.labs is not None and page.file.src_uri in self.labs.values  # made from a lab's run (or its failure)
+        values = self.labs.values[page.file.src_uri] if lab else None
         later = self.snippets.later if self.editions.fill_in else None
         problems = check_page(source, file, self.snippets.runner, values, later)
-        if lab is not None and values is None:  # the lab failed (under serve): that failure is the problem shown
+        if lab and values is None:  # the lab failed (under serve): that failure is the problem shown
             problems = [p for p in problems if "no executed lab was given" not in p]
         for problem in problems:
             log.warning(problem)

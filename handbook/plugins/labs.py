@@ -168,7 +168,7 @@ class LabsPlugin(Seam):
         folder, _, rest = src_uri.partition("/")
         return rest.removesuffix(".md") if folder == LABS and rest.endswith(".md") else None
 
-    def page_source(self, page: Any, lang: str | None) -> tuple[str, str] | None:
+    def lab_source(self, page: Any, lang: str | None) -> tuple[str, str] | None:
         """A lab page's source as messages name it, and its text in ``lang`` (every language's,
         with None); None for a page that is not a lab's."""
         name = self._lab(page.file.src_uri) if self.config.enabled else None

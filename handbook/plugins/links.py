@@ -18,7 +18,7 @@ from mkdocs.plugins import event_priority
 
 from .. import references
 from ..links import broken_links, served_anywhere
-from . import Seam, log
+from . import Seam, log, page_source
 
 
 class LinksConfig(Config):
@@ -45,8 +45,7 @@ class LinksPlugin(Seam):
         """Each built page's source, every language of a lab's: a broken link is reported at the
         line of the file an author edits, not only the built page."""
         if self.config.enabled and getattr(page.file, "abs_dest_path", None):
-            lab = self.labs.page_source(page, None) if self.labs else None
-            source = lab or (f"{self.editions.docs}/{page.file.src_uri}", Path(page.file.abs_src_path).read_text(encoding="utf-8"))
+            source = page_source(page, self.editions, self.labs, None)
             self.editions.shared.sources[Path(page.file.abs_dest_path).resolve()] = source
         return markdown
 

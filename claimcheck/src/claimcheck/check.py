@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .document import Claim, prose_lines, read_claims
+from .document import NOT_PROSE, Claim, prose_lines, read_claims
 from .forms import Parsed, matches, parse, show
 from .numbers import numbers_in
 from .sources import Source, SourceError
@@ -45,17 +45,11 @@ def check(claim: Claim, source: Source, read: Callable[[Claim], Parsed] | None =
                   f"{head} does not hold: the prose says {claim.literal}, {origin} gives {show(actual)}")
 
 
-# Prose that is not running text: code spans (claims included), math, tags, link targets,
-# attribute lists, list markers, footnote marks.
-_NOT_PROSE = re.compile(r"`[^`\n]*`(\{[^}\n]*\})?|\$\$.*?\$\$|\$[^$\n]+\$|<!--.*?-->|<[^>\n]+>"
-                        r"|\]\([^)\n]*\)|\{[^}\n]*\}|^\s*(\d+\.|[-*+])\s|\[\^[^\]]+\]")
-
-
 def bare_numbers(text: str, file: str) -> list[str]:
     """A problem for each line of prose with a number no claim, code span or math covers
     (``numbers.py`` says what a number is)."""
     return [f"{file}:{number}: number {found[0]!r} in prose is not a claim: {line.strip()}"
-            for number, line in prose_lines(text, file) if (found := numbers_in(_NOT_PROSE.sub(" ", line)))]
+            for number, line in prose_lines(text, file) if (found := numbers_in(NOT_PROSE.sub(" ", line)))]
 
 
 def check_text(text: str, file: str, source: Source, bare: bool = True) -> tuple[list[Result], list[str]]:

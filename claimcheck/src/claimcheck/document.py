@@ -18,6 +18,15 @@ from dataclasses import dataclass
 
 CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
 ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
+# What in a line of prose is not running text, where a number needs no claim.
+NOT_PROSE = re.compile(
+    r"`[^`\n]*`(\{[^}\n]*\})?"  # code spans, claims included
+    r"|\$\$.*?\$\$|\$[^$\n]+\$"  # math
+    r"|<!--.*?-->|<[^>\n]+>"  # comments and tags
+    r"|\]\([^)\n]*\)|\{[^}\n]*\}"  # link targets, attribute lists
+    r"|^\s*(\d+\.|[-*+])\s"  # list markers
+    r"|\[\^[^\]]+\]"  # footnote marks
+)
 
 
 @dataclass(frozen=True)
