@@ -15,7 +15,7 @@ one object a form):
 * ``True``, ``False`` and quoted strings match exactly; a list or tuple matches element by element,
   and a single number or bound against a tensor must hold for every element of it.
 
-A number the prose spells out is a claim too, in plain text (handbook/words.py reads the words):
+A number the prose spells out is a claim too, in plain text (claimcheck's ``words`` form reads it):
 
     키 <span data-claim="scaling/dk_frames.py: len(keys)">여덟</span> 개
 
@@ -29,21 +29,19 @@ The expression must read a name the snippet (or the lab) defined: a constant pro
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from claimcheck import document
 from claimcheck.check import check
-from claimcheck.forms import Approx, Bound, Parsed, parse
+from claimcheck.forms import FORMS
 from claimcheck.sources import SourceError
 
-from . import words
 from .values import plain
 from .snippets import Runner, SnippetError
 
 CLAIM = document.CLAIM  # `literal`{ data-claim="target: expr" }: claimcheck's
-WORD_CLAIM = re.compile(r'<span data-claim="(?P<target>[^"\n]*)">(?P<literal>[^<>\n]+)</span>')
+WORD_CLAIM = FORMS["words"].span  # <span data-claim="target: expr">eight</span>
 LAB = "lab"  # the target that names the lab a claim is written in, not a snippet
 
 
@@ -78,34 +76,15 @@ class Claim:
     def where(self) -> str:
         return f"{self.file}:{self.line}"
 
-    def expected(self) -> Any:
-        """The literal as claimcheck reads it; a word claim as the exact number it spells."""
-        return _read(self._checked()).value
-
     def check(self, runner: Runner, lab: LabValues | None = None) -> str | None:
         """None when the claim holds, else a message naming file, line and both values
         (claimcheck's check, with this page's values: ``PageValues``). A ``lab:`` claim reads
         ``lab``: without it (no executed lab), the claim cannot be checked."""
-        return check(self._checked(), PageValues(runner, lab), read=_read).problem
+        return check(self._checked(), PageValues(runner, lab)).problem
 
     def _checked(self) -> document.Claim:
-        """This claim as claimcheck's, a ``_Words`` where its literal is a number in words."""
-        kind = _Words if self.form == "words" else document.Claim
-        return kind(self.file, self.line, self.literal, self.snippet, self.expr)
-
-
-def _read(claim: document.Claim) -> Parsed:
-    """A claim's literal as claimcheck reads it; handbook/words.py's reading of a number in words."""
-    if not isinstance(claim, _Words):
-        return parse(claim.literal)
-    op, number = words.bound(claim.literal)
-    if op is not None:
-        return Parsed(Bound(op, float(number)), "words")
-    return Parsed(Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number)), "words")
-
-
-class _Words(document.Claim):
-    """A claim whose literal is a number in words (read by handbook/words.py)."""
+        return document.Claim(self.file, self.line, self.literal, self.snippet, self.expr,
+                              "words" if self.form == "words" else None)
 
 
 class PageValues:

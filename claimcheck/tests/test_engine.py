@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 
 import pytest
 from claimcheck import FORMS, Claim, Scripts, SourceError, Values, check, check_text, matches, numbers_in, parse, read_claims
@@ -15,14 +16,15 @@ def test_every_form_holds_for_its_examples_and_none_of_its_mutants_do(name):
     # checks nothing.
     form = FORMS[name]
     assert form.examples, f"{name}: no example to test it on"
-    for literal, value in form.examples:
-        parsed = parse(literal)
-        assert parsed.form == name, (literal, parsed.form)
-        assert matches(parsed.value, value), (literal, value)
-        mutants = form.mutants(literal, parsed.value)
-        assert mutants, f"{name}: {literal!r} has no mutant"
+    for written, value in form.examples:
+        if form.span is None:  # a literal: its syntax must say it is this form's
+            assert parse(written).form == name, (written, parse(written).form)
+        expected = form.value(written)
+        assert matches(expected, value), (written, value)
+        mutants = form.mutants(written, expected)
+        assert mutants, f"{name}: {written!r} has no mutant"
         for kind, mutant in mutants:
-            assert not matches(parse(mutant).value, value), f"{name}: {kind} mutant {mutant!r} of {literal!r} holds too"
+            assert not matches(form.value(mutant), value), f"{name}: {kind} mutant {mutant!r} of {written!r} holds too"
 
 
 @pytest.mark.parametrize(("literal", "value", "ok"), [
@@ -58,6 +60,11 @@ def test_a_new_form_is_one_register_call_and_a_name_is_registered_once():
                 lambda literal, value: [], ())
     with pytest.raises(ValueError, match="a form named 'number' is registered already"):
         register(Form("number", *[getattr(form, f) for f in ("meaning", "read", "mutants", "examples")]))
+    with pytest.raises(ValueError, match="reads a literal's syntax .* or a span of its own"):
+        register(Form("neither", "nothing", None, lambda literal, value: [], ()))
+    with pytest.raises(ValueError, match="needs the groups literal and target"):
+        register(Form("half", "a span", None, lambda literal, value: [], (), span=re.compile("<b>(?P<literal>.*)</b>"),
+                      reading=float))
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -87,6 +94,49 @@ def test_a_page_yields_its_claims_and_names_each_malformed_one():
     assert problems == [
         "docs/a.md:9: a code span with the attribute 'data-clam': did you mean data-claim?",
         "docs/a.md:9: a claim's target reads \"target: expression\", not 'demo.py'"]
+
+
+def test_a_number_in_words_is_a_claim_in_a_span_of_its_own(tmp_path):
+    text = 'Of <span data-claim="demo.py: len(weights)">three</span> weights, <span data-claim="demo.py: n">절반 넘게</span>.'
+    problems = []
+    claims = read_claims(text, "a.md", problems)
+    assert [(c.literal, c.form) for c in claims] == [("three", "words"), ("절반 넘게", "words")] and not problems
+    source = _scripts(tmp_path, "weights = [1 / 3] * 3\nn = 0.4\n")
+    first, second = (check(c, source) for c in claims)
+    assert first.holds and first.form == "words"
+    assert second.problem == ("a.md:1: claim `절반 넘게` (demo.py: n) does not hold: the prose says 절반 넘게, "
+                              "the source gives 0.4")
+    [result] = check_text(text.replace("three", "a few").split(", ")[0], "a.md", source)[0]
+    assert "cannot read 'a few' as a number in words" in result.problem
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ('`1`{ data-claim="demo.py: x**2" }', "Markdown reads as emphasis"),
+    ('`1`{ data-claim="demo.py: w.__len__()" }', "Markdown reads as emphasis"),
+    ('`1`{ data-claim="demo.py: f[0](1)" }', "Markdown reads as a link"),
+    ('<span data-claim="demo.py: n">three</span', "malformed claim (want `literal`"),
+])
+def test_a_target_markdown_would_change_is_a_problem(line, error):
+    assert read_claims(line, "a.md", problems := []) == []
+    assert problems and problems[0].startswith("a.md:1: ") and error in problems[0], problems
+    assert read_claims('`1`{ data-claim="demo.py: x ** 2 * y" }', "a.md", problems := []) and not problems
+
+
+def test_python_source_reads_installed_code_without_importing_it():
+    import subprocess
+    import sys
+
+    from claimcheck import PythonSource
+    module, path, text = PythonSource.lookup("claimcheck.forms.Form.value")
+    assert module == "claimcheck.forms" and path.endswith("forms.py") and text.startswith("def value(self")
+    assert "def register(" in PythonSource().value(Claim("a.md", 1, "x", "claimcheck.forms", "…"))
+    for name, error in [("claimcheck/forms.py", "not a dotted name"), ("no_such_package.x", "no module named"),
+                        ("claimcheck.forms.Nothing", "defines no 'Nothing'"), ("math.sqrt", "no Python source")]:
+        with pytest.raises(SourceError, match=error):
+            PythonSource.lookup(name)
+    code = ("import sys; from claimcheck import PythonSource; PythonSource.lookup('xml.dom.minidom.Document.createElement'); "
+            "print('xml.dom.minidom' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 
 
 def _scripts(tmp_path, body="weights = [1 / 3] * 3\n"):

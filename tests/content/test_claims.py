@@ -2,12 +2,11 @@
 every mutant of every claim (digits, signs, zeros, inf/nan, bound directions, elements) is caught.
 Every quote of library source the prose makes is in the installed source, and a changed one is caught."""
 
-import re
 import shutil
 
 import markdown
 import pytest
-from handbook import words
+from claimcheck import words
 from handbook.claims import Claim
 from claimcheck.forms import FORMS, Approx, Bound, Exactly, Range, Sequence, matches, parse, parse_literal
 from handbook.labs import prose as lab_prose
@@ -86,36 +85,16 @@ def test_claim_holds(claim):
     assert problem is None, problem
 
 
-def mutants(literal: str) -> list[tuple[str, str]]:
+def mutants(claim: Claim) -> list[tuple[str, str]]:
     """(kind, literal) for each edit that must break a claim: its form's mutants (claimcheck's
     registry: a form brings its own, and claimcheck/tests checks each on the form's examples)."""
-    parsed = parse(literal)
-    return FORMS[parsed.form].mutants(literal, parsed.value)
-
-
-_FLIPPED = {"넘게": "이하", "넘는": "이하", "이상": "미만", "미만": "이상", "이하": "넘게", "more than": "at most",
-            "over": "at most", "at least": "less than", "less than": "at least", "under": "at least",
-            "at most": "more than"}
-
-
-def word_mutants(literal: str) -> list[str]:
-    """The number words nearest to a word claim's value, one above and one below it, in its language;
-    a bound in words with its direction turned."""
-    if words.bound(literal)[0] is not None:
-        said = next(w for w in sorted(_FLIPPED, key=len, reverse=True) if w in literal)
-        return [literal.replace(said, _FLIPPED[said])]
-    value = words.value(literal)
-    lexicon = words.lexicon("ko" if re.search("[가-힣]", literal) else "en")
-    above = min((w for w, v in lexicon.items() if v > value), key=lambda w: lexicon[w], default=None)
-    below = max((w for w, v in lexicon.items() if v < value), key=lambda w: lexicon[w], default=None)
-    return [w for w in (above, below) if w is not None]
+    form = FORMS[claim.form] if claim.form == "words" else FORMS[parse(claim.literal).form]
+    return form.mutants(claim.literal, form.value(claim.literal))
 
 
 # Another edition's claim with the same literal and expression is the same check: mutated once.
 _DISTINCT = list({(c.snippet, c.expr, c.literal): c for c in reversed(CLAIMS)}.values())[::-1]
-MUTANTS = [(claim, kind, edited) for claim in _DISTINCT
-           for kind, edited in ([("number word", w) for w in word_mutants(claim.literal)] if claim.form == "words"
-                                else mutants(claim.literal))]
+MUTANTS = [(claim, kind, edited) for claim in _DISTINCT for kind, edited in mutants(claim)]
 
 
 # One test a snippet, trying every mutant of the claims about it: 2,423 mutants as 2,423 tests spent
@@ -136,7 +115,7 @@ def test_every_mutant_fails(snippet):
 def test_mutants_of_every_kind_are_tried():
     kinds = {kind for _, kind, _ in MUTANTS}
     assert {"last digit", "sign", "signed zero", "inf/nan/bool", "bound direction", "range moved",
-            "element added", "number word"} <= kinds, kinds
+            "element added", "number word", "bound direction in words"} <= kinds, kinds
     # The forms the pages write: each one's mutants are tried on them (the rest on their own
     # examples, in claimcheck/tests/test_engine.py)
     used = {parse(c.literal).form for c in _DISTINCT if c.form == "code"}
@@ -485,7 +464,7 @@ def test_number_words_are_read(text, value):
 def test_a_bound_in_words_is_read(text, op, number):
     assert words.bound(text) == (op, number)
     if op:  # and its mutant, the other direction, is read as the other bound
-        assert words.bound(word_mutants(text)[0])[0] not in (None, op)
+        assert words.bound(words.mutants(text)[0][1])[0] not in (None, op)
 
 
 @pytest.mark.parametrize("bad", ["이", "스무여덟", "8", "eight-ish", "", "many"])

@@ -68,14 +68,14 @@ def test_every_lab_claim_holds_in_the_run_the_site_shows_and_a_changed_literal_f
     # The build checked these already (a false one fails it); here the checker itself: each claim
     # holds against the site's own run, and each mutant of its literal does not.
     from handbook.prose import read_claims
-    from test_claims import mutants, word_mutants
+    from test_claims import mutants
 
     source, lang = LAB_SOURCES / f"{name}.py", LANGS[edition]
     executed = nbformat.read(ROOT / os.environ["LABS_CACHE_DIR"] / edition / f"{name}.ipynb", as_version=4)
     values, problems = labs.lab_values(source, lang, executed), []
     for claim in (c for c in read_claims(labs.prose(source, lang), str(source), problems) if c.snippet == labs.LAB):
         assert claim.check(None, values) is None, claim.check(None, values)
-        edits = word_mutants(claim.literal) if claim.form == "words" else [e for _, e in mutants(claim.literal)]
+        edits = [e for _, e in mutants(claim)]
         for edited in edits:
             mutant = type(claim)(claim.file, claim.line, edited, claim.snippet, claim.expr, claim.form)
             assert mutant.check(None, values) is not None, f"{claim.where}: `{edited}` passes as well as `{claim.literal}`"

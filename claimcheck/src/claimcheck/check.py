@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .document import NOT_PROSE, Claim, prose_lines, read_claims
-from .forms import Parsed, matches, parse, show
+from .forms import FORMS, matches, show, stated
 from .numbers import numbers_in
 from .sources import Source, SourceError
 
@@ -26,14 +25,17 @@ class Result:
         return self.problem is None
 
 
-def check(claim: Claim, source: Source, read: Callable[[Claim], Parsed] | None = None) -> Result:
-    """Whether ``claim`` holds for ``source``'s value. ``read``: how to read its literal, where a
-    claim is not a form's literal (a number written in words); ``forms.parse`` otherwise."""
-    head = f"{claim.where}: claim `{claim.literal}` ({claim.target}: {claim.expr})"
+def check(claim: Claim, source: Source) -> Result:
+    """Whether ``claim`` holds for ``source``'s value (or its form's own source's: a form written in
+    a span of its own may bring one)."""
+    form = FORMS.get(claim.form) if claim.form is not None else None
+    head = f"{claim.where}: {form.noun if form else 'claim'} `{claim.literal}` ({claim.target}: {claim.expr})"
     try:
-        parsed = read(claim) if read is not None else parse(claim.literal)
+        parsed = stated(claim)
     except ValueError as error:
         return Result(claim, None, None, f"{head} cannot be checked: {error}")
+    if form is not None and form.source is not None:
+        source = form.source
     try:
         actual = source.value(claim)
     except SourceError as error:
@@ -41,8 +43,9 @@ def check(claim: Claim, source: Source, read: Callable[[Claim], Parsed] | None =
     if matches(parsed.value, actual):
         return Result(claim, parsed.form, actual, None)
     origin = source.describe(claim) if hasattr(source, "describe") else "the source"
-    return Result(claim, parsed.form, actual,
-                  f"{head} does not hold: the prose says {claim.literal}, {origin} gives {show(actual)}")
+    said = (parsed.value.explain(actual, origin) if hasattr(parsed.value, "explain")
+            else f"the prose says {claim.literal}, {origin} gives {show(actual)}")
+    return Result(claim, parsed.form, actual, f"{head} does not hold: {said}")
 
 
 def bare_numbers(text: str, file: str) -> list[str]:

@@ -5,9 +5,11 @@ A claim is a code span with a ``data-claim`` attribute (Python-Markdown's ``attr
     The second row is `[0.5, 0.5, 0, 0]`{ data-claim="causal/weights.py: weights[1]" }.
 
 Its target names where the value comes from (here a snippet) and, after ``: ``, the expression
-whose value the literal states. Claims inside fenced code and display math are examples, not
-claims. A span that looks like a claim and is not one (no ``: ``, an empty expression, a misspelt
-attribute) is a problem, reported with its line: it would otherwise check nothing.
+whose value the literal states. A form may be written in a span of its own (``forms.spans()``: a
+number in words, ``<span data-claim="…">eight</span>``). Claims inside fenced code and display math
+are examples, not claims. A span that looks like a claim and is not one (no ``: ``, an empty
+expression, a misspelt attribute, a target Markdown would read as emphasis or a link) is a problem,
+reported with its line: it would otherwise check nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from .forms import spans
 
 CLAIM = re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-claim="(?P<target>[^"\n]*)"\s*\}')
 ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
@@ -36,6 +40,7 @@ class Claim:
     literal: str  # as the reader sees it
     target: str  # where the value comes from: a snippet, a notebook, a key of a values file
     expr: str
+    form: str | None = None  # the form its span fixes (forms.spans()); None: its literal's syntax decides
 
     @property
     def where(self) -> str:
@@ -76,19 +81,49 @@ def prose_lines(text: str, file: str, problems: list[str] | None = None) -> Iter
 
 def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
     """Every claim of one page, in order; each malformed one is added to ``problems``."""
+    patterns = [(None, CLAIM, "data-claim")] + [(name, f.span, f.attribute) for name, f in spans().items()]
+    attributes = {attribute for _, _, attribute in patterns}
     found = []
     for number, line in prose_lines(text, file, problems):
-        spans = list(CLAIM.finditer(line))
-        if line.count("data-claim") != len(spans):
-            problems.append(f'{file}:{number}: malformed claim (want `literal`{{ data-claim="target: expression" }})')
+        matched = sorted(((m.start(), form, attribute, m) for form, pattern, attribute in patterns
+                          for m in pattern.finditer(line)), key=lambda span: span[0])
+        for attribute in sorted(attributes):
+            if line.count(attribute) != sum(a == attribute for _, _, a, _ in matched):
+                noun, shapes = _written(attribute)
+                problems.append(f"{file}:{number}: malformed {noun} (want {' or '.join(shapes)})")
         for m in ATTRIBUTE.finditer(line):
-            if m["attr"] not in ("data-claim", "data-quote"):
+            if m["attr"] not in attributes:
                 problems.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: "
-                                "did you mean data-claim?")
-        for m in spans:
+                                f"did you mean {' or '.join(sorted(attributes))}?")
+        for _, form, _, m in matched:
             target, sep, expr = m["target"].partition(": ")
             if not sep or not target.strip() or not expr.strip():
                 problems.append(f'{file}:{number}: a claim\'s target reads "target: expression", not {m["target"]!r}')
+            elif problem := markdown_problem(m["target"]):
+                problems.append(f"{file}:{number}: the target {m['target']!r} {problem}")
             else:
-                found.append(Claim(file, number, m["literal"], target.strip(), expr.strip()))
+                found.append(Claim(file, number, m["literal"], target.strip(), expr.strip(), form))
     return found
+
+
+def _written(attribute: str) -> tuple[str, list[str]]:
+    """What a span with ``attribute`` is called, and how each form that uses it is written."""
+    forms = [f for f in spans().values() if f.attribute == attribute]
+    shapes = [f.written for f in forms]
+    if attribute == "data-claim":
+        return "claim", ['`literal`{ data-claim="target: expression" }', *shapes]
+    return forms[0].noun, shapes
+
+
+def markdown_problem(target: str) -> str | None:
+    """What Markdown would do to a claim's target written in an attribute (None: nothing): ``__``,
+    or a run of ``*`` touching a word, is emphasis (``a * b`` and ``x ** 0.5`` are safe, ``x**0.5``
+    is not); ``](`` makes a link."""
+    padded = f" {target} "
+    if "__" in target or any(not (padded[m.start() - 1].isspace() and padded[m.end()].isspace())
+                             for m in re.finditer(r"\*+", padded)):
+        return ("has __, or * touching a name, which Markdown reads as emphasis: write x ** 0.5 with spaces, "
+                "or name the value in the script")
+    if re.search(r"\]\s*\(", target):
+        return "has ](, which Markdown reads as a link: name the value in the script, or call it another way"
+    return None

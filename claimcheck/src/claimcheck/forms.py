@@ -7,6 +7,11 @@ typographic spelling rewritten to a call the parser reads, such as ``0.5 … 0.6
 what it ``matches``, the edits of a literal of its form that must make a claim fail (its
 ``mutants``: a checker that let them pass would check nothing), and examples (its own tests). A
 new form is one ``register(Form(...))`` call.
+
+Most claims are a code span's literal, and the literal's syntax decides its form. A form may instead
+be written in a span of its own (a number in words, ``<span data-claim="…">eight</span>``): it then
+brings the span, which part of the claim states what it claims, how that text is read, and, where
+its values come from somewhere else than the page's source, that source.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from . import words
 
 
 def is_number(x: Any) -> bool:
@@ -109,11 +116,27 @@ class Form:
     meaning: str  # one line: what it says (the README's table)
     # What it reads from the syntax tree: the value of a node of this form, or None if the node is
     # not its. ``read(node, source, convert)``: ``source`` the rewritten text, ``convert`` for sub-nodes.
-    read: Callable[[ast.AST, str, Reader], Any]
-    mutants: Callable[[str, Any], list[str]]  # edits of a literal of this form that must break a claim
-    examples: tuple[tuple[str, Any], ...]  # (literal, a value it holds for): its mutants must not
+    # None for a form written in a span of its own.
+    read: Callable[[ast.AST, str, Reader], Any] | None
+    mutants: Callable[[str, Any], list[tuple[str, str]]]  # (kind, edit) of what it states that must break a claim
+    examples: tuple[tuple[str, Any], ...]  # (what it states, a value it holds for): its mutants must not
     spellings: tuple[tuple[str, Any], ...] = ()  # (regex, replacement) into a call ``read`` knows
     calls: tuple[str, ...] = field(default=())  # the pseudo-calls its spellings make
+    # A form written in a span of its own: the span (groups ``literal`` and ``target``), the
+    # attribute that marks it, the part of the claim that states what it claims ("literal" or
+    # "expr"), the reading of that text, what a message calls such a claim, and the source of its
+    # values where they do not come from the page's source.
+    span: re.Pattern | None = None
+    attribute: str = "data-claim"
+    states: str = "literal"
+    reading: Callable[[str], Any] | None = None
+    noun: str = "claim"
+    written: str = ""  # how it is written, for messages
+    source: Any = None
+
+    def value(self, written: str) -> Any:
+        """What ``written`` (a literal, or the part of a claim this form says states it) claims."""
+        return self.reading(written) if self.reading is not None else parse(written).value
 
 
 FORMS: dict[str, Form] = {}
@@ -122,8 +145,18 @@ FORMS: dict[str, Form] = {}
 def register(form: Form) -> Form:
     if form.name in FORMS:
         raise ValueError(f"a form named {form.name!r} is registered already")
+    if (form.read is None) == (form.span is None) or (form.span is None) != (form.reading is None):
+        raise ValueError(f"form {form.name!r}: a form reads a literal's syntax (read) or a span of its own "
+                         "(span and reading), one of the two")
+    if form.span is not None and not {"literal", "target"} <= set(form.span.groupindex):
+        raise ValueError(f"form {form.name!r}: its span needs the groups literal and target")
     FORMS[form.name] = form
     return form
+
+
+def spans() -> dict[str, Form]:
+    """The forms written in spans of their own, by name."""
+    return {name: form for name, form in FORMS.items() if form.span is not None}
 
 
 @dataclass(frozen=True)
@@ -141,7 +174,8 @@ def parse(text: str) -> Parsed:
     # Typography and spellings are read outside quoted strings: 'cache overflow: 6 + 1 > 6 rows' is text.
     pieces = _QUOTED.split(text.strip())
     pieces = [p if i % 2 else re.sub("[\u2212∞≤≥]", lambda m: TYPOGRAPHY[m[0]], p) for i, p in enumerate(pieces)]
-    for form in FORMS.values():
+    literal_forms = [form for form in FORMS.values() if form.read is not None]
+    for form in literal_forms:
         for pattern, replacement in form.spellings:
             pieces = [p if i % 2 else re.sub(pattern, replacement, p) for i, p in enumerate(pieces)]
     source = "".join(pieces)
@@ -152,7 +186,7 @@ def parse(text: str) -> Parsed:
     found: dict[int, str] = {}
 
     def convert(node: ast.AST) -> Any:
-        for form in FORMS.values():
+        for form in literal_forms:
             try:
                 value = form.read(node, source, convert)
             except ValueError as error:
@@ -170,6 +204,17 @@ def parse(text: str) -> Parsed:
 
 def parse_literal(text: str) -> Any:
     return parse(text).value
+
+
+def stated(claim: Any) -> Parsed:
+    """What a claim states: its literal as ``parse`` reads it, or, for a claim of a form written in
+    a span of its own, that form's reading of the part that states it."""
+    if claim.form is None:
+        return parse(claim.literal)
+    form = FORMS.get(claim.form)
+    if form is None or form.span is None:
+        raise ValueError(f"no form named {claim.form!r} is written in a span of its own")
+    return Parsed(form.reading(getattr(claim, form.states)), form.name)
 
 
 def show(value: Any) -> str:
@@ -362,3 +407,17 @@ register(Form("string", "``'top-left'``: that text, exactly", _read_exact(str), 
               (("'top-left'", "top-left"), ("'2.13.0+cpu'", "2.13.0+cpu"))))
 register(Form("sequence", "``[0.5, 0.5, 0]``, ``(2, 4)``: as long, element by element (a shape is a tuple)",
               _read_sequence, _sequence_mutants, (("[0.5, 0.5, 0]", [0.5, 0.5, 0]), ("(2, 4)", [2, 4]))))
+
+
+def _read_words(text: str) -> Approx | Bound:
+    op, number = words.bound(text)
+    if op is not None:
+        return Bound(op, float(number))
+    return Approx(float(number), 0.0 if float(number).is_integer() else 1e-6 * abs(number))
+
+
+register(Form("words", "``<span data-claim=…>eight</span>``, ``절반 넘게``: a number in words (Korean or English, "
+              "``claimcheck.words``) exactly, or a bound in words", None, lambda text, v: words.mutants(text),
+              (("eight", 8), ("스물여덟", 28), ("절반", 0.5), ("두 배", 2), ("절반 넘게", 0.7), ("under ten", [3, 9])),
+              span=re.compile(r'<span data-claim="(?P<target>[^"\n]*)">(?P<literal>[^<>\n]+)</span>'),
+              reading=_read_words, written='<span data-claim="target: expression">eight</span>'))

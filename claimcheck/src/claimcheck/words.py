@@ -1,14 +1,15 @@
-"""Numbers written as words, in Korean and English: what a word claim's text is worth.
+"""Numbers written as words, in Korean and English: what a claim in words states.
 
     키 <span data-claim="scaling/dk_frames.py: len(keys)">여덟</span> 개와 쿼리 하나로 …
 
-A count or a ratio that states what a snippet computes (or the size the snippet is run at) is a
-claim even when the prose spells it out: ``여덟``, ``스물여덟``, ``십만``, ``두 배``, ``절반``,
-``eight``, ``twenty-eight``, ``a hundred thousand``, ``twice``, ``half``. A count that only sets up
-the sentence ("one row", "두 경우") is not a number of the snippet's and stays plain text. A bound
-is a claim in words too: ``절반 넘게``, ``백 배 이상``, ``more than half``, ``under ten``.
+A count or a ratio that states what a script computes (or the size it is run at) is a claim even
+when the prose spells it out: ``여덟``, ``스물여덟``, ``십만``, ``두 배``, ``절반``, ``eight``,
+``twenty-eight``, ``a hundred thousand``, ``twice``, ``half``. A count that only sets up the
+sentence ("one row", "두 경우") is not a number of the script's and stays plain text. A bound is a
+claim in words too: ``절반 넘게``, ``백 배 이상``, ``more than half``, ``under ten``.
 
-``value`` reads exactly these forms and names what it cannot read: a word claim is never guessed.
+``value`` reads exactly these forms and names what it cannot read: a claim in words is never
+guessed. Another language's number words are its own reader and lexicon, added here.
 """
 
 from __future__ import annotations
@@ -156,3 +157,21 @@ def lexicon(language: str) -> dict[str, int | float]:
     if language == "en":
         return _ENGLISH_UNITS | _ENGLISH_TENS | _ENGLISH_FRACTIONS | _ENGLISH_TIMES | {"a hundred thousand": 10**5}
     raise ValueError(f"no number words for the language {language!r} (ko, en)")
+
+
+_FLIPPED = {"넘게": "이하", "넘는": "이하", "이상": "미만", "미만": "이상", "이하": "넘게", "more than": "at most",
+            "over": "at most", "at least": "less than", "less than": "at least", "under": "at least",
+            "at most": "more than"}
+
+
+def mutants(text: str) -> list[tuple[str, str]]:
+    """The edits of a claim in words that must break it: the number words nearest to its value, one
+    above and one below, in its language; a bound in words with its direction turned."""
+    if bound(text)[0] is not None:
+        said = next(w for w in sorted(_FLIPPED, key=len, reverse=True) if w in text)
+        return [("bound direction in words", text.replace(said, _FLIPPED[said]))]
+    number = value(text)
+    words = lexicon("ko" if re.search("[가-힣]", text) else "en")
+    above = min((w for w, v in words.items() if v > number), key=lambda w: words[w], default=None)
+    below = max((w for w, v in words.items() if v < number), key=lambda w: words[w], default=None)
+    return [("number word", w) for w in (above, below) if w is not None]
