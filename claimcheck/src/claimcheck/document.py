@@ -14,6 +14,7 @@ reported with its line: it would otherwise check nothing.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -93,8 +94,9 @@ def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
                 problems.append(f"{file}:{number}: malformed {noun} (want {' or '.join(shapes)})")
         for m in ATTRIBUTE.finditer(line):
             if m["attr"] not in attributes:
+                near = difflib.get_close_matches(m["attr"], sorted(attributes), n=1, cutoff=0) or sorted(attributes)
                 problems.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: "
-                                f"did you mean {' or '.join(sorted(attributes))}?")
+                                f"did you mean {near[0]}?")
         for _, form, _, m in matched:
             target, sep, expr = m["target"].partition(": ")
             if not sep or not target.strip() or not expr.strip():
