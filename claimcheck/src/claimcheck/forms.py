@@ -17,6 +17,7 @@ its values come from somewhere else than the page's source, that source.
 from __future__ import annotations
 
 import ast
+import html
 import math
 import re
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import words
+from .sources import PythonSource
 
 
 def is_number(x: Any) -> bool:
@@ -421,3 +423,55 @@ register(Form("words", "``<span data-claim=…>eight</span>``, ``절반 넘게``
               (("eight", 8), ("스물여덟", 28), ("절반", 0.5), ("두 배", 2), ("절반 넘게", 0.7), ("under ten", [3, 9])),
               span=re.compile(r'<span data-claim="(?P<target>[^"\n]*)">(?P<literal>[^<>\n]+)</span>'),
               reading=_read_words, written='<span data-claim="target: expression">eight</span>'))
+
+
+# A quote of installed source code: a sentence about what a library's code does carries the passage
+# that says it, and a version that changes the code fails the check.
+
+_GAP = re.compile(r"\s…(?=\s)")  # " … " between two pieces (three dots are Python's Ellipsis, a piece's own)
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Pieces of source text that must appear in a text in this order, runs of whitespace made one space."""
+
+    pieces: tuple[str, ...]
+
+    def missing(self, text: Any) -> str | None:
+        """The first piece the text lacks (after the piece before it), or None."""
+        where, at = " ".join(str(text).split()), 0
+        for number, piece in enumerate(self.pieces):
+            found = where.find(piece, at)
+            if found < 0:
+                return f"{piece!r}" + (f" after {self.pieces[number - 1]!r}" if number else "")
+            at = found + len(piece)
+        return None
+
+    def matches(self, text: Any) -> bool:
+        return isinstance(text, str) and self.missing(text) is None
+
+    def explain(self, text: Any, origin: str) -> str:
+        return (f"{origin} has no {self.missing(text)}; read the installed source: a typo, or a version that "
+                "changed what the sentence says")
+
+
+def _read_passage(text: str) -> Passage:
+    pieces = tuple(" ".join(html.unescape(p).split()) for p in _GAP.split(f" {text} "))
+    if not all(pieces):
+        raise ValueError("a piece of the passage is empty (' … ' at an end, or twice in a row)")
+    return Passage(pieces)
+
+
+def _passage_mutants(text: str, value: Passage) -> list[tuple[str, str]]:
+    first, *rest = text.split(" ")
+    edits = [" ".join([first, *rest[:-1], rest[-1] + "_changed"]) if rest else first + "_changed",
+             " ".join([first + "_changed", *rest])]
+    return [("source changed", edit) for edit in dict.fromkeys(edits)]
+
+
+register(Form("quote", "``code``{ data-quote=\"module.Class.function: passage\" }: the passage is in that installed "
+              "Python source, whitespace aside (`` … `` between pieces that come in this order)", None, _passage_mutants,
+              (("def f(x): … return x", "def f(x):\n    return  x"), ("is_causal=True,", "f(q, is_causal=True, scale=s)")),
+              span=re.compile(r'`(?P<literal>[^`\n]+)`\{\s*data-quote="(?P<target>[^"\n]*)"\s*\}'),
+              attribute="data-quote", states="expr", reading=_read_passage, noun="quote",
+              written='`code`{ data-quote="module.name: passage" }', source=PythonSource()))
