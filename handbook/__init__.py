@@ -12,8 +12,8 @@ Pages show a snippet with one call in a ``markdown-exec`` block::
 Modules: ``snippets`` (running them), ``apart`` (the build's snippet process) and ``capture``
 (what a snippet writes, warns and logs); ``render`` (tables, figures, code as Markdown) and
 ``values`` (a value as a page shows it); ``claims`` (a page's claims and how they are checked,
-through claimcheck's forms), ``quotes`` (sentences about library code, against its installed
-source) and ``prose`` (a page's claims, quotes and bare numbers); ``mathml`` (TeX);
+through claimcheck's forms, quotes of library source among them) and ``prose`` (a page's claims
+and bare numbers); ``mathml`` (TeX);
 ``labs`` (a lab source as each edition's notebook and page), ``runs`` (running a lab, its reuse
 key) and ``kernels`` (warm kernels); ``editions`` (languages) and ``catalogue`` (a language's
 words for the snippets); ``links`` (the built site's links);

@@ -34,14 +34,11 @@ from typing import Any
 
 from claimcheck import document
 from claimcheck.check import check
-from claimcheck.forms import FORMS
 from claimcheck.sources import SourceError
 
 from .values import plain
 from .snippets import Runner, SnippetError
 
-CLAIM = document.CLAIM  # `literal`{ data-claim="target: expr" }: claimcheck's
-WORD_CLAIM = FORMS["words"].span  # <span data-claim="target: expr">eight</span>
 LAB = "lab"  # the target that names the lab a claim is written in, not a snippet
 
 
@@ -64,27 +61,20 @@ class LabValues:
 
 
 @dataclass(frozen=True)
-class Claim:
-    file: str  # docs/causal.md
-    line: int
-    literal: str
-    snippet: str
-    expr: str
-    form: str = "code"  # "code": `literal`{ data-claim }; "words": <span data-claim>literal</span>
+class Claim(document.Claim):
+    """A claim of one of the handbook's pages: its target is a snippet (``chapter/x.py``), the lab
+    it is written in (``lab``), or, for a quote, the installed code it quotes; its ``form`` is
+    claimcheck's (None, ``words``, ``quote``)."""
 
     @property
-    def where(self) -> str:
-        return f"{self.file}:{self.line}"
+    def snippet(self) -> str:
+        return self.target
 
     def check(self, runner: Runner, lab: LabValues | None = None) -> str | None:
         """None when the claim holds, else a message naming file, line and both values
         (claimcheck's check, with this page's values: ``PageValues``). A ``lab:`` claim reads
         ``lab``: without it (no executed lab), the claim cannot be checked."""
-        return check(self._checked(), PageValues(runner, lab)).problem
-
-    def _checked(self) -> document.Claim:
-        return document.Claim(self.file, self.line, self.literal, self.snippet, self.expr,
-                              "words" if self.form == "words" else None)
+        return check(self, PageValues(runner, lab)).problem
 
 
 class PageValues:

@@ -23,7 +23,7 @@ from typing import Any
 from . import labs
 from .catalogue import Catalogues
 from .labs import notebook
-from .prose import read_claims, read_quotes
+from .prose import read_claims
 from .snippets import Run, Runner
 
 # What the build itself writes on a page: each edition's config gives them in its language (the
@@ -133,8 +133,7 @@ def claims_of(text: str, file: str = "") -> Counter[str]:
     """What a page (``file``, which says whether it is a lab) claims: ``snippet: expression`` for
     each claim and ``quote module.name: passage`` for each quote of library source, counted (a
     sentence in another language may state two of them in the other order)."""
-    return (Counter(f"{c.snippet}: {c.expr}" for c in read_claims(text, file, []))
-            + Counter(f"quote {q.name}: {q.passage}" for q in read_quotes(text, file, [])))
+    return Counter(f"{'quote ' if c.form == 'quote' else ''}{c.snippet}: {c.expr}" for c in read_claims(text, file, []))
 
 
 def claim_difference(mine: Counter[str], theirs: Counter[str]) -> str | None:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import nbformat
+from claimcheck import document
 
-from .claims import CLAIM, LAB, WORD_CLAIM, LabValues
-from .quotes import QUOTE
+from .claims import LAB, LabValues
 
 SNIPPET_CELL = re.compile(r"# snippet: (\S+\.py)")
 # The two cell headers a lab source may use: code, or text in one language.
@@ -79,9 +79,7 @@ def _notebook(source: Path, snippets: Path, lang: str, site_url: str, download: 
                 raise LabError(f"{shown(source)} includes a missing snippet snippets/{m[1]}")
             cell.source = included[m[1]].rstrip()
         elif cell.cell_type == "markdown" and download:
-            cell.source = CLAIM.sub(lambda c: f"`{c['literal']}`", cell.source)
-            cell.source = WORD_CLAIM.sub(lambda c: c["literal"], cell.source)
-            cell.source = QUOTE.sub(lambda c: f"`{c['literal']}`", cell.source)
+            cell.source = document.plain(cell.source)
             cell.source = re.sub(r"\]\(\.\./([\w/-]+)\.md(#[\w-]+)?\)",
                                  lambda l: f"]({site_url or '../../'}{l[1]}/{l[2] or ''})", cell.source)
     first_code = next(i for i, c in enumerate(book.cells) if c.cell_type == "code")

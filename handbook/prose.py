@@ -1,4 +1,4 @@
-"""Reading a page's prose: its claims, its quotes of library source, and the numbers no claim covers.
+"""Reading a page's prose: its claims (quotes of library source among them), and the numbers no claim covers.
 
 Every digit in running prose must sit inside a claim, a code span or math; digits inside identifiers
 (``float32``, ``d_k``) are fine. A measured value must not hide in math either: ``\\approx`` followed
@@ -12,82 +12,33 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from claimcheck import document
 from claimcheck.document import NOT_PROSE, prose_lines
 from claimcheck.numbers import numbers_in
 
-from .claims import CLAIM, LAB, WORD_CLAIM, Claim, LabValues
-from .quotes import QUOTE, Quote, QuoteError, parse_target
+from .claims import LAB, Claim, LabValues
 from .snippets import Runner
 
 
-def _spans(text: str, file: str, patterns: dict[str, re.Pattern], attribute: str, want: str, problems: list[str]):
-    """(line number, form, match) for each span of one of ``patterns`` (by form) in the prose, in
-    the order they appear; a line where ``attribute`` appears more often than the patterns match
-    has a malformed span, added to ``problems``."""
-    for number, line in prose_lines(text, file):
-        spans = sorted(((m.start(), form, m) for form, p in patterns.items() for m in p.finditer(line)),
-                       key=lambda span: span[0])
-        if line.count(attribute) != len(spans):
-            problems.append(f"{file}:{number}: malformed {attribute.removeprefix('data-')} (want {want})")
-        yield from ((number, form, m) for _, form, m in spans)
-
-
 def read_claims(text: str, file: str, problems: list[str]) -> list[Claim]:
-    """Every claim in one page; a malformed one is added to ``problems`` and reading goes on."""
+    """Every claim and quote of one page (claimcheck's reading: malformed spans, and targets Markdown
+    would change, are added to ``problems``), with the handbook's rule for a claim's target: a
+    snippet, ``chapter/x.py``, or in a lab, ``lab``, the lab itself."""
     found = []
-    want = '`literal`{ data-claim="snippet.py: expr" } or <span data-claim="snippet.py: expr">words</span>'
     in_lab = Path(file).parent.name == "labs"  # labs/<chapter>.py
-    for number, form, m in _spans(text, file, {"code": CLAIM, "words": WORD_CLAIM}, "data-claim", want, problems):
-        snippet, sep, expr = m["target"].partition(": ")
-        if snippet == LAB and not in_lab:
-            problems.append(f'{file}:{number}: a claim names "{LAB}", and this page is not a lab: '
+    for c in document.read_claims(text, file, problems):
+        if c.form != "quote" and c.target == LAB and not in_lab:
+            problems.append(f'{c.where}: a claim names "{LAB}", and this page is not a lab: '
                             'name the snippet, "chapter/snippet.py: expression"')
-        elif not sep or not (snippet.endswith(".py") or snippet == LAB) or not expr.strip():
-            problems.append(f'{file}:{number}: claim target must read "chapter/snippet.py: expression"'
+        elif c.form != "quote" and not (c.target.endswith(".py") or c.target == LAB):
+            problems.append(f'{c.where}: claim target must read "chapter/snippet.py: expression"'
                             + (f' or "{LAB}: expression"' if in_lab else ""))
-        elif _emphasis(expr):  # Markdown would read it as bold or italic and break the span
-            problems.append(f"{file}:{number}: claim expression {expr!r} has __, or * touching a "
-                            "name: write x ** 0.5 with spaces, or name the value in the snippet")
-        elif re.search(r"\]\s*\(", expr):  # forms['x'](d): Markdown reads [..](..) as a link
-            problems.append(f"{file}:{number}: claim expression {expr!r} has ](, which Markdown reads "
-                            "as a link: name the value in the snippet, or call it another way")
         else:
-            found.append(Claim(file, number, m["literal"], snippet.strip(), expr.strip(), form))
+            found.append(Claim(c.file, c.line, c.literal, c.target, c.expr, c.form))
     return found
-
-
-def read_quotes(text: str, file: str, problems: list[str]) -> list[Quote]:
-    """Every quote of library source in one page (see handbook/quotes.py); a malformed one is added
-    to ``problems`` and reading goes on."""
-    found = []
-    for number, _, m in _spans(text, file, {"code": QUOTE}, "data-quote", '`code`{ data-quote="module.name: passage" }', problems):
-        try:
-            name, passage = parse_target(m["target"])
-        except QuoteError as error:
-            problems.append(f"{file}:{number}: {error}")
-            continue
-        if _emphasis(f"{name}: {passage}"):
-            problems.append(f"{file}:{number}: quote target {m['target']!r} has __, or * touching a word: "
-                            "Markdown would read it as emphasis; name the class, or quote a piece around it")
-        else:
-            found.append(Quote(file, number, m["literal"], name, passage))
-    return found
-
-
-def _emphasis(expr: str) -> bool:
-    """Whether Markdown could take part of an expression for emphasis: ``__`` anywhere, or a run
-    of ``*`` with a non-space on either side (``a * b`` and ``x ** 0.5`` are safe, ``x**0.5`` not)."""
-    padded = f" {expr} "
-    return "__" in expr or any(
-        not (padded[m.start() - 1].isspace() and padded[m.end()].isspace()) for m in re.finditer(r"\*+", padded)
-    )
 
 
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$")
-# The attributes a code span may carry: a misspelt one (data-clam=) made a span look exactly like
-# a checked number and checked nothing.
-SPAN_ATTRIBUTES = ("data-claim", "data-quote")
-_SPAN_ATTRIBUTE = re.compile(r"`\{\s*(?P<attr>[^\s=}]*)")
 _TAG_DATA = re.compile(r"<\w+\s[^>]*?\b(?P<attr>data-[\w-]*)")  # <span data-clam="…">: as silent as a code span's
 # A measured value hidden in math: after \approx, \sim, \simeq, ≈ or ≃ (thin spaces and braces
 # between them and the number change nothing), or a math span that is only "= number" / "≈ number".
@@ -128,20 +79,14 @@ def span_values(line: str) -> list[str]:
 
 def prose_numbers(text: str, file: str) -> list[str]:
     """Digits in running prose that no claim, code span or math covers, and measured values in
-    math, as ``file:line: …``; a code span with another attribute than a claim's, and a fence
-    left open, are reported too."""
-    problems: list[str] = []
+    math, as ``file:line: …`` (a misspelt attribute and a fence left open are ``read_claims``'s)."""
     found = []
-    for number, line in prose_lines(text, file, problems):
+    for number, line in prose_lines(text, file):
         line = _ENTITY.sub(lambda m: html.unescape(m[0]), line)
         attributes = " ".join(a or b for a, b in _TEXT_ATTRIBUTE.findall(line))
         bare = numbers_in(NOT_PROSE.sub(" ", line)) or numbers_in(attributes)
         if bare:
             found.append(f"{file}:{number}: number {bare[0]!r} in prose is not a claim: {line.strip()}")
-        for m in _SPAN_ATTRIBUTE.finditer(line):
-            if m["attr"] not in SPAN_ATTRIBUTES:
-                found.append(f"{file}:{number}: a code span with the attribute {m['attr'] or '{}'!r}: a code span "
-                             f"takes only {' or '.join(SPAN_ATTRIBUTES)} (a claim or a quote)")
         for value in span_values(line):
             found.append(f"{file}:{number}: the value `{value}` in code font is not a claim: make it a claim "
                          "(or a quote of the source); code reads a name, `torch 2.1`, `window(2.5)`")
@@ -151,7 +96,7 @@ def prose_numbers(text: str, file: str) -> list[str]:
                              'data-claim (<span data-claim="snippet.py: expr">words</span>)')
         if any(_APPROX.search(m[0]) for m in _MATH.finditer(line)):
             found.append(f"{file}:{number}: a measured value (\\approx) in math is not checked: make it a claim")
-    return found + problems + front_matter_numbers(text, file)
+    return found + front_matter_numbers(text, file)
 
 
 def front_matter_numbers(text: str, file: str) -> list[str]:
@@ -181,8 +126,7 @@ def check_page(text: str, file: str, runner: Runner, lab: LabValues | None = Non
     claims of a snippet for which it is true are left for a later check (``mkdocs serve``: its run
     goes on, and its end makes the page again)."""
     problems: list[str] = []
-    claims = [c for c in read_claims(text, file, problems) if later is None or c.snippet == LAB or not later(c.snippet)]
-    quotes = read_quotes(text, file, problems)
+    claims = [c for c in read_claims(text, file, problems)
+              if later is None or c.form == "quote" or c.snippet == LAB or not later(c.snippet)]
     problems += [p for c in claims if (p := c.check(runner, lab))]
-    problems += [p for q in quotes if (p := q.check())]
     return problems + prose_numbers(text, file)

@@ -2,6 +2,7 @@
 every mutant of every claim (digits, signs, zeros, inf/nan, bound directions, elements) is caught.
 Every quote of library source the prose makes is in the installed source, and a changed one is caught."""
 
+import dataclasses
 import shutil
 
 import markdown
@@ -10,8 +11,7 @@ from claimcheck import words
 from handbook.claims import Claim
 from claimcheck.forms import FORMS, Approx, Bound, Exactly, Range, Sequence, matches, parse, parse_literal
 from handbook.labs import prose as lab_prose
-from handbook.prose import check_page, prose_numbers, read_claims, read_quotes
-from handbook.quotes import Quote
+from handbook.prose import check_page, prose_numbers, read_claims
 from handbook.values import fmt
 from handbook.editions import EditionRunner
 from handbook.snippets import Runner
@@ -33,42 +33,19 @@ def _claims():
         assert not problems, problems
 
 
-CLAIMS = list(_claims())
-
-
-def _quotes():
-    for file, text in PAGES.items():
-        problems = []
-        yield from read_quotes(text, file, problems)
-        assert not problems, problems
-
-
-QUOTES = list(_quotes())
-
-
-@pytest.mark.parametrize("quote", QUOTES, ids=lambda q: q.where)
-def test_quote_holds(quote):
-    problem = quote.check()
-    assert problem is None, problem
+CLAIMS = list(_claims())  # quotes of library source among them
+QUOTES = [c for c in CLAIMS if c.form == "quote"]
 
 
 def test_quotes_guard_the_sentences_about_library_code():
     assert sum(q.file == "docs/decoding.md" for q in QUOTES) >= 3
-    assert {q.name.split(".")[0] for q in QUOTES} >= {"torch", "transformers", "keras"}
+    assert {q.target.split(".")[0] for q in QUOTES} >= {"torch", "transformers", "keras"}
 
 
-@pytest.mark.parametrize("quote", list({(q.name, q.passage): q for q in QUOTES}.values()), ids=lambda q: q.where)
-def test_every_quote_fails_once_its_source_says_otherwise(quote):
-    # The mutant of a quote: its last piece with one word changed, as a version bump would change it.
-    words = quote.passage.split(" ")
-    edited = " ".join(words[:-1] + [words[-1] + "_changed"])
-    assert Quote(quote.file, quote.line, quote.literal, quote.name, edited).check() is not None
-
-
-@pytest.mark.parametrize("quote", list({(q.name, q.passage): q for q in QUOTES}.values()), ids=lambda q: q.where)
+@pytest.mark.parametrize("quote", list({(q.target, q.expr): q for q in QUOTES}.values()), ids=lambda q: q.where)
 def test_every_quote_reaches_the_reader_as_plain_code(quote):
     # Markdown must take the attribute list whole: no emphasis inside the passage, nothing left as text.
-    span = f'`{quote.literal}`{{ data-quote="{quote.name}: {quote.passage}" }}'
+    span = f'`{quote.literal}`{{ data-quote="{quote.target}: {quote.expr}" }}'
     extensions = ["attr_list", "pymdownx.inlinehilite", "pymdownx.arithmatex"]  # mkdocs.yml's inline ones
     html = markdown.markdown(f"Text {span} text.", extensions=extensions, extension_configs={
         "pymdownx.arithmatex": {"generic": True}})
@@ -85,41 +62,43 @@ def test_claim_holds(claim):
     assert problem is None, problem
 
 
-def mutants(claim: Claim) -> list[tuple[str, str]]:
-    """(kind, literal) for each edit that must break a claim: its form's mutants (claimcheck's
-    registry: a form brings its own, and claimcheck/tests checks each on the form's examples)."""
-    form = FORMS[claim.form] if claim.form == "words" else FORMS[parse(claim.literal).form]
-    return form.mutants(claim.literal, form.value(claim.literal))
+def mutants(claim: Claim) -> list[tuple[str, Claim]]:
+    """(kind, claim) for each edit of what a claim states that must break it: its form's mutants
+    (claimcheck's registry: a form brings its own, and claimcheck/tests checks each on the form's
+    examples). A quote's passage is what it states: its edit is the source a version bump changed."""
+    form = FORMS[claim.form] if claim.form else FORMS[parse(claim.literal).form]
+    written = getattr(claim, form.states)
+    return [(kind, dataclasses.replace(claim, **{form.states: edit})) for kind, edit in form.mutants(written, form.value(written))]
 
 
 # Another edition's claim with the same literal and expression is the same check: mutated once.
 _DISTINCT = list({(c.snippet, c.expr, c.literal): c for c in reversed(CLAIMS)}.values())[::-1]
-MUTANTS = [(claim, kind, edited) for claim in _DISTINCT for kind, edited in mutants(claim)]
+MUTANTS = [(claim, kind, mutant) for claim in _DISTINCT for kind, mutant in mutants(claim)]
 
 
-# One test a snippet, trying every mutant of the claims about it: 2,423 mutants as 2,423 tests spent
-# more on pytest's and xdist's bookkeeping of each than on the check (3-6 ms a test, 0.2-2 ms a check).
-BY_SNIPPET: dict[str, list[tuple[Claim, str, str]]] = {}
+# One test a snippet (or quoted module), trying every mutant of the claims about it: 2,423 mutants as
+# 2,423 tests spent more on pytest's and xdist's bookkeeping of each than on the check (3-6 ms a test,
+# 0.2-2 ms a check).
+BY_SNIPPET: dict[str, list[tuple[Claim, str, Claim]]] = {}
 for _mutant in MUTANTS:
     BY_SNIPPET.setdefault(_mutant[0].snippet, []).append(_mutant)
 
 
 @pytest.mark.parametrize("snippet", sorted(BY_SNIPPET))
 def test_every_mutant_fails(snippet):
-    passing = [f"{claim.where}: {kind} mutant `{edited}` passes as well as `{claim.literal}`"
-               for claim, kind, edited in BY_SNIPPET[snippet]
-               if Claim(claim.file, claim.line, edited, claim.snippet, claim.expr, claim.form).check(runner_for(claim.file)) is None]
+    passing = [f"{claim.where}: {kind} mutant `{mutant.literal}` ({mutant.expr}) passes as well as `{claim.literal}`"
+               for claim, kind, mutant in BY_SNIPPET[snippet] if mutant.check(runner_for(claim.file)) is None]
     assert not passing, "\n".join(passing)
 
 
 def test_mutants_of_every_kind_are_tried():
     kinds = {kind for _, kind, _ in MUTANTS}
     assert {"last digit", "sign", "signed zero", "inf/nan/bool", "bound direction", "range moved",
-            "element added", "number word", "bound direction in words"} <= kinds, kinds
+            "element added", "number word", "bound direction in words", "source changed"} <= kinds, kinds
     # The forms the pages write: each one's mutants are tried on them (the rest on their own
     # examples, in claimcheck/tests/test_engine.py)
-    used = {parse(c.literal).form for c in _DISTINCT if c.form == "code"}
-    assert {"number", "bound", "range", "sequence", "string", "bool"} <= used <= set(FORMS), used
+    used = {c.form or parse(c.literal).form for c in _DISTINCT}
+    assert {"number", "bound", "range", "sequence", "string", "bool", "words", "quote"} <= used <= set(FORMS), used
 
 
 @pytest.mark.parametrize("file", PAGES)
@@ -186,7 +165,7 @@ def test_malformed_claims_are_problems(bad):
 @pytest.mark.parametrize("span", ['`22`{ data-clam="causal/weights.py: T" }', '`22`{ }', '`0.5`{ .claim }'])
 def test_a_code_span_with_another_attribute_than_a_claim_is_a_problem(span):
     # It looks like a checked number on the page and is checked by nothing.
-    [problem] = prose_numbers(f"Intro.\n\nIt has {span} cells.\n", "docs/x.md")
+    [problem] = _check(f"Intro.\n\nIt has {span} cells.\n")
     assert problem.startswith("docs/x.md:3: a code span with the attribute")
 
 
@@ -404,7 +383,7 @@ def test_a_quote_checks_the_order_of_its_pieces_and_the_definition_it_names():
     ("no_such_package.x: passage", "no module named 'no_such_package' is installed"),
     ("torch.nn.attention.biass: passage", "module torch.nn.attention (") ,
     ("torch.nn.attention.bias.NoSuchClass: passage", "defines no 'NoSuchClass'"),
-    ("torch._C: passage", "has no Python source to quote"),
+    ("torch._C: passage", "has no Python source to read"),
 ])
 def test_a_quote_of_what_does_not_exist_is_a_clear_error(target, error):
     [problem] = _check(f'`x`{{ data-quote="{target}" }}')
@@ -412,17 +391,21 @@ def test_a_quote_of_what_does_not_exist_is_a_clear_error(target, error):
 
 
 @pytest.mark.parametrize(("bad", "error"), [
-    ('`x`{ data-quote="torch.nn.attention.bias" }', "must read"),  # no ": passage"
-    ('`x`{ data-quote="torch.nn.attention.bias:   " }', "empty passage"),
-    ('`x`{ data-quote="torch/nn/attention/bias.py: x" }', "must read"),  # a path, not a module
+    ('`x`{ data-quote="torch.nn.attention.bias" }', "reads \"target: expression\""),  # no ": passage"
+    ('`x`{ data-quote="torch.nn.attention.bias:   " }', "reads \"target: expression\""),
     ('`x`{data-quote=torch.nn.attention.bias: x}', "malformed quote"),  # unquoted
     ('`x`{ data-quote="torch.nn.functional: def f(**kwargs)" }', "emphasis"),
     ('`x`{ data-quote="torch.nn.attention.bias.CausalBias.__init__: x" }', "emphasis"),  # __init__ is bold
 ])
 def test_malformed_quotes_are_problems(bad, error):
     problems = []
-    assert read_quotes(bad, "docs/x.md", problems) == []
+    assert read_claims(bad, "docs/x.md", problems) == []
     assert problems and problems[0].startswith("docs/x.md:1") and error in problems[0], problems
+
+
+def test_a_quote_names_a_module_not_a_path():
+    [problem] = _check('`x`{ data-quote="torch/nn/attention/bias.py: x" }')
+    assert "cannot be checked: 'torch/nn/attention/bias.py' is not a dotted name" in problem
 
 
 def test_an_empty_piece_is_an_error():
@@ -441,9 +424,9 @@ def test_quotes_in_a_lab_markdown_cell_are_checked(tmp_path):
 def test_checking_a_quote_imports_nothing():
     import subprocess
     import sys
-    code = ("import sys; from handbook.quotes import Quote; "
-            "q = Quote('a.md', 1, 'x', 'transformers.masking_utils.and_masks', 'def and_masks'); "
-            "assert q.check() is None, q.check(); print('transformers' in sys.modules, 'torch' in sys.modules)")
+    code = ("import sys; from claimcheck import Claim, check; "
+            "r = check(Claim('a.md', 1, 'x', 'transformers.masking_utils.and_masks', 'def and_masks', 'quote'), None); "
+            "assert r.holds, r.problem; print('transformers' in sys.modules, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.split() == ["False", "False"]
 

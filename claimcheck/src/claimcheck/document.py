@@ -129,3 +129,11 @@ def markdown_problem(target: str) -> str | None:
     if re.search(r"\]\s*\(", target):
         return "has ](, which Markdown reads as a link: name the value in the script, or call it another way"
     return None
+
+
+def plain(text: str) -> str:
+    """``text`` with each claim as the reader sees it and nothing that makes it one (a code span
+    stays a code span, words stay words): for a copy no build checks, such as a notebook to download."""
+    for pattern in [CLAIM] + [form.span for form in spans().values()]:
+        text = pattern.sub(lambda m: f"`{m['literal']}`" if m[0].startswith("`") else m["literal"], text)
+    return text
