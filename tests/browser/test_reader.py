@@ -313,6 +313,28 @@ def test_a_checked_number_shows_its_snippet_and_expression_on_focus_and_hover(ba
     assert hovered == (True, False)
 
 
+@pytest.mark.parametrize("path", ["padding/", "en/padding/"])
+def test_a_claim_in_a_table_that_scrolls_sideways_shows_its_whole_tooltip_on_a_phone(base, browser, path):
+    """The padding chapter's summary table is wider than a phone's column and scrolls in its own box:
+    the tooltip of its last claim (bottom row, right of the column) was cut off at the table's edges.
+    Each corner of the shown tooltip must be the tooltip's own pixel (hit testing honours clipping)."""
+    page = browser.new_page(viewport=PHONE)
+    page.goto(base + path, wait_until="networkidle")
+    claim = page.locator("article td code[data-claim]").last
+    claim.focus()
+    corners = page.evaluate("""(claim) => {
+      const tip = document.getElementById(claim.getAttribute('aria-describedby'));
+      tip.style.pointerEvents = 'auto';
+      const r = tip.getBoundingClientRect(), inset = 3;
+      return [[r.left + inset, r.top + inset], [r.right - inset, r.top + inset], [r.left + inset, r.bottom - inset],
+              [r.right - inset, r.bottom - inset]].map(([x, y]) => {
+        const e = document.elementFromPoint(x, y); return !!e && tip.contains(e); });
+    }""", claim.element_handle())
+    wide = page.evaluate("innerWidth - document.documentElement.scrollWidth")
+    page.close()
+    assert corners == [True] * 4 and wide == 0, (corners, wide)
+
+
 def test_the_closed_search_results_are_not_a_tab_stop(base, browser):
     page = browser.new_page(viewport={"width": 1366, "height": 900})
     page.goto(base, wait_until="networkidle")

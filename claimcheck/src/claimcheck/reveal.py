@@ -18,13 +18,22 @@ TIP = re.compile(rf'<span class="{TIP_CLASS}"[^>]*>[^<]*<code>[^<]*</code></span
 
 
 # The tooltip's look: hidden until its claim is hovered or focused, then a solid box under the line
-# (block-level, so it starts at the paragraph's edge and never widens a phone's page).
+# (block-level, so it starts at the paragraph's edge and never widens a phone's page). On a narrow
+# screen it sits at the foot of the screen instead: a claim in a table that scrolls sideways would
+# otherwise show it cut off at the table's visible edge. (A box the page makes a containing block for
+# fixed elements, with a transform or paint containment, ``content-visibility: auto`` among them,
+# still clips it: leave those off a box that holds claims.)
 CSS = """\
 .claim-source { display: none; }
 :is(code, span)[data-claim]:is(:hover, :focus) + .claim-source {
   display: block; position: absolute; z-index: 3; max-width: min(32rem, 92%); margin-top: 0.2em;
   padding: 0.25em 0.6em; border: 1px solid #8a90a0; border-radius: 0.2em; background: #1f2430; color: #fff;
   font-size: 0.75rem; line-height: 1.5; overflow-wrap: anywhere; pointer-events: none;
+}
+@media (max-width: 40em) {
+  :is(code, span)[data-claim]:is(:hover, :focus) + .claim-source {
+    position: fixed; left: 0.5rem; right: 0.5rem; bottom: 0.5rem; max-width: none; margin: 0;
+  }
 }
 .claim-source code { padding: 0; background: none; color: inherit; font-size: inherit; }
 """
