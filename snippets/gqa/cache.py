@@ -20,6 +20,7 @@ small_bytes = {name: kv_cache_bytes(h_kv=n, **small) for name, n in designs.item
 config = transformers.LlamaConfig()  # the library's defaults, no model built
 layers, heads = config.num_hidden_layers, config.num_attention_heads
 d_head, seq_len = config.head_dim, config.max_position_embeddings
+element = torch.bfloat16.itemsize  # bytes per element, kv_cache_bytes' default dtype
 large = {"MHA": heads, "GQA": 8, "MQA": 1}  # KV heads for its query heads
 large_bytes = {name: kv_cache_bytes(layers, n, d_head, seq_len) for name, n in
                large.items()}  # bfloat16, one sequence as long as the config allows

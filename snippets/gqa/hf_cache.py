@@ -18,4 +18,5 @@ held = sum(t.numel() * t.element_size() for layer in cache.layers
            for t in (layer.keys, layer.values))  # bytes, as stored
 formula = 2 * config.num_hidden_layers * config.num_key_value_heads * config.head_dim \
     * L * torch.float32.itemsize  # K and V x layers x H_kv x d_head x L x bytes
-print(type(cache).__name__, shapes, "bytes held:", held, "formula:", formula)
+kind = type(cache).__name__
+print(kind, shapes, "bytes held:", held, "formula:", formula)

@@ -15,7 +15,7 @@ def head_windows(windows):
 # --- demo: a sliding window of its own for each of 4 query heads; 2 KV heads ---
 g, H_q, H_kv, L = torch.Generator().manual_seed(0), 4, 2, 6
 q, k, v = (torch.randn(1, h, L, 8, generator=g) for h in (H_q, H_kv, H_kv))
-windows = [1, 2, 3, L]  # query head h sees at most windows[h] keys
+heads, windows = list(range(H_q)), [1, 2, 3, L]  # query head h: at most windows[h] keys
 keep = fa.create_mask(head_windows(windows), 1, H_q, L, L, device="cpu")  # 1, H_q, L, L
 block = fa.create_block_mask(head_windows(windows), 1, H_q, L, L, device="cpu")
 with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see flex
