@@ -1,5 +1,5 @@
+import warnings
 import torch
-import transformers
 
 
 def kv_cache_bytes(layers, h_kv, d_head, seq_len, dtype=torch.bfloat16, batch=1):
@@ -17,7 +17,10 @@ def kv_cache_bytes(layers, h_kv, d_head, seq_len, dtype=torch.bfloat16, batch=1)
 small = dict(layers=4, d_head=64, seq_len=4096)  # bfloat16, one sequence
 designs = {"MHA": 8, "GQA": 2, "MQA": 1}  # KV heads for 8 query heads
 small_bytes = {name: kv_cache_bytes(h_kv=n, **small) for name, n in designs.items()}
-config = transformers.LlamaConfig()  # the library's defaults, no model built
+with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
+    warnings.filterwarnings("ignore", "IProgress not found")
+    import transformers
+    config = transformers.LlamaConfig()  # the library's defaults, no model built
 layers, heads = config.num_hidden_layers, config.num_attention_heads
 d_head, seq_len = config.head_dim, config.max_position_embeddings
 element = torch.bfloat16.itemsize  # bytes per element, kv_cache_bytes' default dtype
