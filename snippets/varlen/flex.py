@@ -10,8 +10,8 @@ def varlen_mask_mod(cu_q, cu_k):  # mask_mod: same sequence, bottom-right causal
     n_q, n_k = cu_q.diff(), cu_k.diff()
     if not (cu_q[0] == cu_k[0] == 0 and len(n_q) == len(n_k)
             and ((1 <= n_q) & (n_q <= n_k)).all()):
-        raise ValueError(f"cu_q, cu_k must start at 0, hold as many sequences, each with"
-                         f" 1 <= queries <= keys: got {cu_q.tolist()}, {cu_k.tolist()}")
+        raise ValueError(f"cu_q {cu_q.tolist()}, cu_k {cu_k.tolist()} must start at 0, "
+                         "hold as many sequences, and 1 <= queries <= keys in each")
     doc_q, doc_k = (torch.arange(len(n)).repeat_interleave(n) for n in (n_q, n_k))
     shift = cu_k[1:] - cu_q[1:]  # per sequence: packed key index - packed query index
     return lambda b, h, q, kv: (doc_q[q] == doc_k[kv]) & (kv <= q + shift[doc_q[q]])
