@@ -29,11 +29,11 @@ print(*(f"{n:>25}: max error per row {[f'{e:.2g}' for e in error[n]]}"
 # a prompt of 10 tokens in chunks of 4, each with the top-left mask: which rows go wrong
 x_q, x_k, x_v = torch.randn(3, 1, 10, 8)
 whole = sdpa(x_q, x_k, x_v, is_causal=True)
-bad = []
-for start in range(0, 10, 4):
-    end = min(start + 4, 10)
+bad, size = [], 4  # per query row: gone wrong?
+for start in range(0, 10, size):
+    end = min(start + size, 10)
     top_left = torch.ones(end - start, end, dtype=torch.bool).tril()
     out = sdpa(x_q[:, start:end], x_k[:, :end], x_v[:, :end], attn_mask=top_left)
     bad += ((out - whole[:, start:end]).abs().amax(dim=-1)[0] > 1e-3).tolist()
 wrong_rows = [i for i, b in enumerate(bad) if b]
-print("top-left chunks of 4 over 10 tokens: wrong rows", wrong_rows)
+print(f"top-left chunks of {size} over 10 tokens: wrong rows", wrong_rows)
