@@ -1,10 +1,13 @@
 import os
+import warnings
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # the model is built from a config: no download
 import torch
-import transformers
-from transformers import DynamicCache
-from transformers.masking_utils import create_causal_mask
+with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
+    warnings.filterwarnings("ignore", "IProgress not found")
+    import transformers
+    from transformers import DynamicCache
+    from transformers.masking_utils import create_causal_mask
 
 torch.manual_seed(0)
 config = transformers.LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64,
