@@ -27,13 +27,14 @@ VARIES = {
     "softmax/temperature.py", "together/empty_rows.py", "together/multihead.py",
     "online/attention.py", "online/figure.py", "online/guard.py", "online/merge.py",
     "online/backward.py", "online/sink.py", "flex/hf_packing.py",
+    "chunked/hf_chunks.py", "chunked/prefill.py", "chunked/prefix.py", "chunked/split_kv.py",
     # their tables (not their printed output) show rounding: a largest difference, a gradient's digits
     "flex/align.py", "flex/zoo.py", "scaling/gradient.py",
 }
 
 # Labs whose printed outputs differ between capabilities or thread counts (the same rounding, in
 # cells of their own); a lab's claims about them are bounds or ranges too.
-VARIES_LABS = {"labs/decoding.py", "labs/flex.py", "labs/online.py", "labs/together.py"}
+VARIES_LABS = {"labs/chunked.py", "labs/decoding.py", "labs/flex.py", "labs/online.py", "labs/together.py"}
 
 # One process per capability runs every snippet once: the digest of what each shows (its output, and
 # each page block that shows it, tables and matrices included, as the build renders them), the digest
