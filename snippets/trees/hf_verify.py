@@ -34,5 +34,6 @@ for attention in ("sdpa", "eager"):
             out = model(tokens, past_key_values=model(prefix).past_key_values,
                         attention_mask=mask, position_ids=P + depth[None])
             gaps[attention, kind] = (out.logits[0] - branch).abs().max().item()
+print("transformers", version := transformers.__version__)  # measured with this one
 print(*(f"{a:>5}, {k:>5} mask: max |diff| = {g:.1e}" for (a, k), g in gaps.items()),
       sep="\n")
