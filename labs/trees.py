@@ -107,7 +107,7 @@ except ValueError as error:
 #
 # <details markdown><summary>답</summary>
 #
-# 키 `[0, 1, 2, 4, 7, 9]`{ data-claim="lab: row" }입니다. 캐시 셋에 더해 조상 `1`, `4`와 자기 `6`의 열 $P + i$입니다. 깊이가
+# 키 `[0, 1, 2, 4, 7, 9]`{ data-claim="lab: row" }입니다. 캐시 셋에 더해 조상 $1$, $4$와 자기 $6$의 열 $P + i$입니다. 깊이가
 # `2`{ data-claim="lab: int(depth[6])" }이므로 위치는 `5`{ data-claim="lab: int(position_ids[6])" }입니다. 캐시가 비면 캐시 열이 사라지고 트리 쪽만 남아
 # `[1, 4, 6]`{ data-claim="lab: row_empty" }을 봅니다. 음수 캐시 길이는 `ValueError`로 거절합니다.
 #
@@ -121,8 +121,8 @@ except ValueError as error:
 #
 # <details markdown><summary>Answer</summary>
 #
-# Keys `[0, 1, 2, 4, 7, 9]`{ data-claim="lab: row" }: the three cache keys, plus the columns $P + i$ of its ancestors `1`, `4` and of itself,
-# `6`. Its depth is `2`{ data-claim="lab: int(depth[6])" }, so its position is `5`{ data-claim="lab: int(position_ids[6])" }. With an empty cache the cache columns are gone and
+# Keys `[0, 1, 2, 4, 7, 9]`{ data-claim="lab: row" }: the three cache keys, plus the columns $P + i$ of its ancestors $1$, $4$ and of itself,
+# $6$. Its depth is `2`{ data-claim="lab: int(depth[6])" }, so its position is `5`{ data-claim="lab: int(position_ids[6])" }. With an empty cache the cache columns are gone and
 # only the tree's remain: it sees `[1, 4, 6]`{ data-claim="lab: row_empty" }. A negative cache length is refused with a `ValueError`.
 #
 # </details>
@@ -153,13 +153,13 @@ except ValueError as error:
 # %% [markdown] lang="ko"
 # ### 해 보기: 받아들인 뒤 남길 캐시 줄
 #
-# 대상 모델이 노드 `0` 다음에 `2`를 쓴다면(`target[1] = 2`), 어느 노드까지 받아들일까요? 캐시 토큰이
+# 대상 모델이 노드 $0$ 다음에 토큰 $2$를 쓴다면(`target[1]`을 바꿔서), 어느 노드까지 받아들일까요? 캐시 토큰이
 # <span data-claim="lab: cache_len">셋</span>일 때 KV 캐시에서 남길 줄은 무엇일까요?
 #
 # <details markdown><summary>답</summary>
 #
-# 노드 `3`{ data-claim="lab: node_2" }(초안 토큰 `2`)을 받아들이고 경로는 `[0, 3]`{ data-claim="lab: accepted_path(parents, node_2)" }입니다. 노드 `3`은 잎이라 더 내려갈 수 없고, 보너스 토큰은
-# 대상 모델이 노드 `3` 다음에 쓸 `target[4]`입니다. 남길 줄은 캐시 $0, 1, 2$와 $P$ + 경로, 곧
+# 노드 `3`{ data-claim="lab: node_2" }(초안 토큰 $2$)을 받아들이고 경로는 `[0, 3]`{ data-claim="lab: accepted_path(parents, node_2)" }입니다. 노드 $3$은 잎이라 더 내려갈 수 없고, 보너스 토큰은
+# 대상 모델이 노드 $3$ 다음에 쓸 `target[4]`입니다. 남길 줄은 캐시 $0, 1, 2$와 $P$ + 경로, 곧
 # `[0, 1, 2, 3, 6]`{ data-claim="lab: rows" }입니다. 나머지 트리 줄은 버리고, 남긴 줄을 캐시 앞쪽에 빈틈없이 다시 씁니다.
 #
 # </details>
@@ -167,13 +167,13 @@ except ValueError as error:
 # %% [markdown] lang="en"
 # ### Try it: the cache rows to keep after acceptance
 #
-# If the target writes `2` after node `0` (`target[1] = 2`), which node is accepted? With
+# If the target writes token $2$ after node $0$ (a change to `target[1]`), which node is accepted? With
 # <span data-claim="lab: cache_len">three</span> cached tokens, which rows of the KV cache are kept?
 #
 # <details markdown><summary>Answer</summary>
 #
-# Node `3`{ data-claim="lab: node_2" } (draft token `2`) is accepted, and its path is `[0, 3]`{ data-claim="lab: accepted_path(parents, node_2)" }. Node `3` is a leaf, so nothing deeper can be
-# accepted, and the bonus token is `target[4]`, what the target writes after node `3`. The rows kept are the cache rows
+# Node `3`{ data-claim="lab: node_2" } (draft token $2$) is accepted, and its path is `[0, 3]`{ data-claim="lab: accepted_path(parents, node_2)" }. Node $3$ is a leaf, so nothing deeper can be
+# accepted, and the bonus token is `target[4]`, what the target writes after node $3$. The rows kept are the cache rows
 # $0, 1, 2$ and $P$ + the path: `[0, 1, 2, 3, 6]`{ data-claim="lab: rows" }. The other tree rows are dropped, and the kept rows are
 # written back to the front of the cache with no gaps.
 #
