@@ -27,7 +27,7 @@ def tree_mask_mod(parents, cache_len):
 parents, P = [-1, -1, 0, 0, 1, 2, 4], 3
 N, mask_mod = len(parents), tree_mask_mod(parents, P)
 torch.manual_seed(0)
-q, k, v = torch.randn(1, 1, N, 8), torch.randn(1, 1, P + N, 8), torch.randn(1, 1, P + N, 8)
+q, (k, v) = torch.randn(1, 1, N, 8), torch.randn(2, 1, 1, P + N, 8)  # (B, H, L, d)
 dense = create_mask(mask_mod, 1, 1, N, P + N, device="cpu")  # (1, 1, N, P + N) bool
 with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see flex.md
     warnings.filterwarnings("ignore", "flex_attention called without torch.compile")
