@@ -35,4 +35,4 @@ with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see f
     out = flex_attention(q, k, v, block_mask=block)
 gap = (out - F.scaled_dot_product_attention(q, k, v, attn_mask=dense)).abs().max()
 print(dense[0, 0].int())
-print(f"flex_attention vs SDPA with the dense mask: max |diff| = {gap:.1e}")
+print("flex_attention = SDPA, dense mask (max |diff| < 1e-5):", bool(gap < 1e-5))
