@@ -137,7 +137,8 @@ print("same as chunk_mask(2, 5):", mine_ok)
 # %%
 right_here = torch.ones(4, 6, dtype=torch.bool).tril(2)  # chunk_mask(4, 2)
 wrong_mask = torch.ones(4, 6, dtype=torch.bool).tril()  # top-left
-wrong_here = [(right_here[i] & ~wrong_mask[i]).nonzero().flatten().tolist() for i in range(4)]
+missed = right_here & ~wrong_mask  # seen by the right mask, not by the top-left one
+wrong_here = [row.nonzero().flatten().tolist() for row in missed]
 for i, keys in enumerate(wrong_here):
     print(f"query {2 + i} misses keys {keys}")
 

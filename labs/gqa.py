@@ -161,8 +161,9 @@ print(wrong)
 
 # %%
 per_kv = [2, L]  # the window of each KV head's group
-kv_keep = torch.stack([fa.create_mask(head_windows([w] * H_q), 1, 1, L, L, device="cpu")[0, 0]
-                       for w in per_kv])[None]  # (1, H_kv, L, L)
+masks_kv = [fa.create_mask(head_windows([w] * H_q), 1, 1, L, L, device="cpu")[0, 0]
+            for w in per_kv]
+kv_keep = torch.stack(masks_kv)[None]  # (1, H_kv, L, L)
 try:
     F.scaled_dot_product_attention(q, k, v, kv_keep, enable_gqa=True)
     refused = "nothing"

@@ -137,7 +137,8 @@ print(*(" ".join("■⬚"[not x] for x in row) for row in keep4), sep="\n")
 # %%
 cq, ck = torch.tensor([0, 3, 4, 5]), torch.tensor([0, 4, 6, 9])
 per_seq = varlen_causal_mask(cq, ck)
-same_seq = torch.block_diag(*(torch.ones(a, b) for a, b in zip(cq.diff(), ck.diff()))).bool()
+blocks = [torch.ones(a, b) for a, b in zip(cq.diff(), ck.diff())]  # queries x keys
+same_seq = torch.block_diag(*blocks).bool()
 global_br = same_seq & torch.ones_like(per_seq).tril(int(ck[-1] - cq[-1]))
 leaked_rows = (global_br & ~per_seq).any(-1).nonzero().flatten().tolist()
 print("rows that see future keys:", leaked_rows)
@@ -184,8 +185,9 @@ print("rows that see future keys:", leaked_rows)
 torch.manual_seed(1)
 q3, k3, v3 = torch.randn(5, 8), torch.randn(9, 8), torch.randn(9, 8)
 ref = attend_each(q3, k3, v3, cq, ck)
+masks_lab = {"per sequence": per_seq, "global bottom-right": global_br}
 gap_lab = {name: (sdpa(q3, k3, v3, attn_mask=m) - ref).abs().amax(-1)
-           for name, m in {"per sequence": per_seq, "global bottom-right": global_br}.items()}
+           for name, m in masks_lab.items()}
 print({name: torch.where(g > 1e-6)[0].tolist() for name, g in gap_lab.items()})
 
 # %% [markdown] lang="ko"
