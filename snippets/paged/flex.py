@@ -26,7 +26,8 @@ with warnings.catch_warnings():  # eager flex_attention on CPU warns once: see f
         out = flex_attention(q, pool_k, pool_v, block_mask=block)
         gap[name] = [(out[b] - sdpa(q[b], *own[b][:, 0])).abs().max().item()
                      for b in range(2)]
-print("page table:", paged.page_table.tolist())
+version = torch.__version__.split("+")[0]  # measured with this torch, on CPU
+print("torch", version, "page table:", paged.page_table.tolist())
 print("largest gap from each one's own cache:",
       {name: [round(x, 4) for x in xs] for name, xs in gap.items()})
 try:  # a block mask whose blocks are not pages

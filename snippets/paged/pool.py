@@ -29,11 +29,9 @@ for name, n in lengths.items():
 owner = {page: (s, i) for s, table in tables.items() for i, page in enumerate(table)}
 free = [page for page in range(n_pages) if page not in owner]
 unused = [len(tables[s]) * P - n for s, n in lengths.items()]  # last page's tail
-for page in range(n_pages):
+for page in range(n_pages):  # page | its slots | whose tokens it holds
     s, i = owner.get(page, (None, 0))
     used = min(P, lengths[s] - i * P) if s else 0
-    slots = " ".join("■" * used + "⬚" * (P - used))
     first, last = i * P, i * P + used - 1  # the tokens this page holds
-    span = f"{first}–{last}" if last > first else f"{first}"
-    who = f"{s}의 {i}번 블록, 토큰 {span}" if s else "빈 페이지"
-    print(f"페이지 {page}: {slots}  {who}")
+    span = f"{s} {first}–{last}" if last > first else f"{s} {first}" if s else ""
+    print(f"{page} │ {' '.join('■' * used + '⬚' * (P - used))} │ {span}".rstrip())
