@@ -9,7 +9,7 @@ def new_page(cache):  # a page no sequence holds, now held once
     return free[0]
 
 def append(cache, seq, kv):  # kv: (2, ...), one token's key and value, after the last
-    table, n = cache["tables"].setdefault(seq, []), cache["lengths"].get(seq, 0)
+    table, n = cache["tables"].get(seq, []), cache["lengths"].get(seq, 0)
     if n % cache["kv"].shape[1] == 0:  # the last page is full, or there is none
         table.append(new_page(cache))
     elif cache["refs"][table[-1]] > 1:  # partly filled and shared: copy on write
@@ -17,7 +17,7 @@ def append(cache, seq, kv):  # kv: (2, ...), one token's key and value, after th
         cache["refs"][old] -= 1
         cache["kv"][table[-1]] = cache["kv"][old]
     cache["kv"][table[-1], n % cache["kv"].shape[1]] = kv
-    cache["lengths"][seq] = n + 1
+    cache["tables"][seq], cache["lengths"][seq] = table, n + 1  # all went well
 
 def fork(cache, parent, child):  # child goes on from parent's tokens: nothing copied
     cache["tables"][child] = list(cache["tables"][parent])
