@@ -67,7 +67,8 @@ def slot_of(table, length, t, page_size):
     return table[t // page_size], t % page_size
 
 
-found = {(s, t): slot_of(tables[s], lengths[s], t, P) for s, t in [("B", 7), ("A", 4), ("C", 2)]}
+asked = [("B", 7), ("A", 4), ("C", 2)]  # (sequence, token)
+found = {(s, t): slot_of(tables[s], lengths[s], t, P) for s, t in asked}
 print(found)
 try:
     slot_of(tables["A"], lengths["A"], 6, P)
@@ -173,13 +174,16 @@ for bad in (short, outside):
 # %%
 k7, v7 = torch.randn(2, d, generator=g)  # the new sequence's token 6
 pool_k[3, 2], pool_v[3, 2] = k7, v7  # slot 6 % P of its last page, page 3
-k_grown, v_grown = torch.cat([kv["new"][0], k7[None]]), torch.cat([kv["new"][1], v7[None]])
+k_grown = torch.cat([kv["new"][0], k7[None]])
+v_grown = torch.cat([kv["new"][1], v7[None]])
 keys, values = pool_k[table].flatten(0, 1), pool_v[table].flatten(0, 1)
 keep7 = torch.arange(len(keys)) < 7
 own_step = sdpa(q, k_grown, v_grown)
-grown = {"tail masked": (sdpa(q, keys, values, attn_mask=keep7) - own_step).abs().max().item(),
-         "tail not masked": (sdpa(q, keys, values) - own_step).abs().max().item()}
-print("old slots left:", int((~keep7).sum()), {s: round(x, 4) for s, x in grown.items()})
+outs = {"tail masked": sdpa(q, keys, values, attn_mask=keep7),
+        "tail not masked": sdpa(q, keys, values)}
+grown = {s: (out - own_step).abs().max().item() for s, out in outs.items()}
+print("old slots left:", int((~keep7).sum()))
+print({s: round(x, 4) for s, x in grown.items()})
 
 # %% [markdown] lang="ko"
 # ## 복사 없이 나누기
@@ -237,7 +241,8 @@ for s in "AB":  # no copy on write: both write slot 6 % P of the shared last pag
 naive_gap = {s: (sdpa(q, *naive["kv"][t].flatten(0, 1)[:7].unbind(1))
                  - sdpa(q, *own[s].unbind(1))).abs().max().item()
              for s, t in naive["tables"].items()}
-print("tables:", naive["tables"], "gap:", {s: round(x, 4) for s, x in naive_gap.items()})
+print("tables:", naive["tables"])
+print("gap:", {s: round(x, 4) for s, x in naive_gap.items()})
 
 # %% [markdown] lang="ko"
 # ## FlexAttention의 PagedAttention
