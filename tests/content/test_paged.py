@@ -87,8 +87,9 @@ def test_masked_step_over_whole_pages_equals_the_contiguous_cache(problem):
         masked = F.scaled_dot_product_attention(q, pages_k, pages_v, attn_mask=keep)
         torch.testing.assert_close(masked, reference, **TOL)
         assert torch.equal(F.scaled_dot_product_attention(q, *gather_kv(pool_k, pool_v, table, n)), reference)
-        if n % page_size and len(table) * page_size > n:  # a tail of garbage: unmasked, it leaks
-            assert not torch.allclose(F.scaled_dot_product_attention(q, pages_k, pages_v), reference)
+        if len(table) * page_size > n:  # a tail of garbage: unmasked, it takes a share of the weight
+            # (the output need not move visibly: a garbage key may score far below the real ones)
+            assert (pages_k @ q[0] / d**0.5).softmax(-1)[n:].sum() > 0
 
 
 @st.composite
