@@ -29,7 +29,8 @@ grids = {"causal": dependence(lambda x: mha(*[emb(x)] * 3, attn_mask=hide)[0], i
 fig, axes = plt.subplots(1, 2, figsize=(7, 3.4))
 for ax, (name, moved) in zip(axes, grids.items()):
     print(name, *("".join("■" if m else "⬚" for m in row) for row in moved), sep="\n")
-    ax.imshow(moved.numpy(), cmap=ListedColormap(["#d9d9d9", "#b3261e"]))  # grey, red
+    ax.imshow(moved.numpy(), cmap=ListedColormap(["#d9d9d9", "#b3261e"]),  # grey, red
+              vmin=0, vmax=1)
     ax.set(title=name, xlabel="i", ylabel="j", xticks=range(6), yticks=range(6))
 plt.tight_layout()
 plt.show()
