@@ -1,0 +1,31 @@
+import koreanize_matplotlib  # noqa: F401  (registers the NanumGothic font)
+import matplotlib.pyplot as plt
+import torch
+from matplotlib.colors import ListedColormap
+
+plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]
+
+# the three keep masks (encdec_masks: masks.py) for sources of 4 and 2 tokens, targets
+# of 3 and 2: rows are the pairs, columns the masks
+src_lengths, tgt_lengths = [4, 2], [3, 2]
+src_keep = torch.arange(4) < torch.tensor(src_lengths)[:, None]  # (2, S)
+tgt_keep = torch.arange(3) < torch.tensor(tgt_lengths)[:, None]  # (2, T)
+masks = {"인코더 자기 어텐션": src_keep[:, None, :].expand(-1, 4, -1),
+         "디코더 자기 어텐션": torch.ones(3, 3, dtype=torch.bool).tril()
+         & tgt_keep[:, None, :],
+         "교차 어텐션": src_keep[:, None, :].expand(-1, 3, -1)}
+axes_labels = {"인코더 자기 어텐션": ("소스 키", "소스 쿼리"),
+               "디코더 자기 어텐션": ("타깃 키", "타깃 쿼리"),
+               "교차 어텐션": ("소스 키", "타깃 쿼리")}
+cmap = ListedColormap(["#d9d9d9", "#00695c"])  # grey: masked, teal: kept
+fig, axes = plt.subplots(2, 3, figsize=(8, 5.2))
+for b in range(2):
+    for ax, (name, keep) in zip(axes[b], masks.items()):
+        ax.imshow(keep[b].numpy(), cmap=cmap, vmin=0, vmax=1)
+        ax.set_xticks(range(keep.shape[2]))
+        ax.set_yticks(range(keep.shape[1]))
+        ax.set_title(f"{name}, 쌍 {b}", fontsize=10)
+        ax.set_xlabel(axes_labels[name][0])
+        ax.set_ylabel(axes_labels[name][1])
+plt.tight_layout()
+plt.show()
