@@ -2,8 +2,6 @@ import warnings
 
 import torch
 
-warnings.filterwarnings("ignore", "The PyTorch API of nested tensors")  # fast path's
-
 
 def forward(model, src, tgt, src_pad, tgt_pad, memory_pad, fast=True):
     """nn.Transformer, its masks True = masked; fast=False: the fast path off."""
@@ -19,6 +17,7 @@ def forward(model, src, tgt, src_pad, tgt_pad, memory_pad, fast=True):
 
 
 # --- demo: sources of 4 and 2 tokens, targets of 3 and 2, right-padded ---
+warnings.filterwarnings("ignore", "The PyTorch API of nested tensors")  # fast path's
 torch.manual_seed(0)
 model = torch.nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True).eval()
 src, tgt = torch.randn(2, 4, 8), torch.randn(2, 3, 8)  # (batch, length, d_model)
