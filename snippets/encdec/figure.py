@@ -10,13 +10,14 @@ plt.rcParams["font.family"] = ["NanumGothic", "DejaVu Sans"]
 src_lengths, tgt_lengths = [4, 2], [3, 2]
 src_keep = torch.arange(4) < torch.tensor(src_lengths)[:, None]  # (2, S)
 tgt_keep = torch.arange(3) < torch.tensor(tgt_lengths)[:, None]  # (2, T)
-masks = {"인코더 자기 어텐션": src_keep[:, None, :].expand(-1, 4, -1),
-         "디코더 자기 어텐션": torch.ones(3, 3, dtype=torch.bool).tril()
+masks = {"인코더 셀프 어텐션": src_keep[:, None, :].expand(-1, 4, -1),
+         "디코더 셀프 어텐션": torch.ones(3, 3, dtype=torch.bool).tril()
          & tgt_keep[:, None, :],
-         "교차 어텐션": src_keep[:, None, :].expand(-1, 3, -1)}
-axes_labels = {"인코더 자기 어텐션": ("소스 키", "소스 쿼리"),
-               "디코더 자기 어텐션": ("타깃 키", "타깃 쿼리"),
-               "교차 어텐션": ("소스 키", "타깃 쿼리")}
+         "크로스 어텐션": src_keep[:, None, :].expand(-1, 3, -1)}
+axes_labels = {"인코더 셀프 어텐션": ("소스 키", "소스 쿼리"),
+               "디코더 셀프 어텐션": ("타깃 키", "타깃 쿼리"),
+               "크로스 어텐션": ("소스 키", "타깃 쿼리")}
+print({name: keep.sum((1, 2)).tolist() for name, keep in masks.items()})  # kept cells
 cmap = ListedColormap(["#d9d9d9", "#00695c"])  # grey: masked, teal: kept
 fig, axes = plt.subplots(2, 3, figsize=(8, 5.2))
 for b in range(2):
