@@ -7,7 +7,7 @@ def gated_attention(q, k, v, gate, mask=None):
     True = keep; a row with no key gives 0 (as the fused kernels do), and 0 stays 0."""
     want = (*q.shape[:-1], v.shape[-1])
     if gate.shape != want:
-        raise ValueError(f"gate must be (..., L_Q, d_v) = {want}, got {tuple(gate.shape)}")
+        raise ValueError(f"gate must be (..., L_Q, d_v) = {want}, got {gate.shape}")
     scores = q @ k.mT / q.shape[-1] ** 0.5
     if mask is not None:
         scores = scores.masked_fill(~mask, -torch.inf)

@@ -7,7 +7,7 @@ def softcap(cap):
     """score_mod: score -> cap * tanh(score / cap), every score within (-cap, cap)."""
     if isinstance(cap, bool) or not isinstance(cap, (int, float)) or not cap > 0:
         raise ValueError(f"cap must be a number > 0, got {cap!r}")
-    return lambda score, b, h, q_idx, kv_idx: cap * torch.tanh(score / cap)
+    return lambda score, b, h, q_idx, kv_idx: cap * (score / cap).tanh()  # no global
 
 
 def capped_weights(scores, cap, keep, cap_last=False):
