@@ -1,7 +1,5 @@
-import os
-os.environ["HF_HUB_OFFLINE"] = "1"  # the model is built from a config: no download
 import torch
-import transformers
+import transformers  # the models are built from configs: nothing is downloaded
 from transformers.masking_utils import eager_mask
 
 
