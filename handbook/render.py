@@ -17,7 +17,7 @@ from claimcheck.numbers import numbers_in
 
 from .figures import PAGE_MARGINS
 from .snippets import Run, SnippetError
-from .values import cell, code_span, flat, fmt, markdown_table, plain, size
+from .values import cell, code_span, flat, fmt, markdown_table, plain, size, twin
 
 FIGURE_SRC = "@figures/"  # the plugin rewrites it to the page's relative path to assets/figures/
 
@@ -107,11 +107,9 @@ class Example:
         return list(labels)
 
     def printed(self) -> list[str]:
-        """The lines the snippet printed (the terminal tab shows them), as labels of a table: set
-        as code, as the terminal shows them (a message's ``(..., L_Q, d_k)`` is the program's text)."""
-        if not self.run.stdout:
-            raise SnippetError(f"{self.run.name} prints nothing")
-        return Printed(code_span(line) for line in self.run.stdout.splitlines())
+        """The lines the snippet printed, as labels of a table: set as code, as the terminal shows
+        them (a message's ``(..., L_Q, d_k)`` is the program's text)."""
+        return Printed(code_span(line) for line in self.output().splitlines()[1:-1])
 
     def code(self) -> str:
         """The snippet as a titled, copyable code block."""
@@ -122,6 +120,10 @@ class Example:
         if not self.run.stdout:
             raise SnippetError(f"{self.run.name} prints nothing")
         return f"```{{.text .output}}\n{self.run.stdout.rstrip()}\n```"
+
+    def twin(self, expr: str, of: str) -> str:
+        """The snippet's ■/⬚ rows ``expr`` as a copyable block, checked to spell the mask ``of``."""
+        return twin(plain(self.value(expr)), plain(self.value(of)), f"{self.run.name}: {expr!r}, {of!r}")
 
     def matrix(self, expr: str, rows: list[str] | str, cols: list[str] | str, corner: str = "",
                digits: int = 4) -> str:

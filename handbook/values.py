@@ -68,3 +68,15 @@ def markdown_table(header: list[str], body: list[list[str]], aligns: list[str]) 
         return "| " + " | ".join(c.replace("|", r"\|") for c in cells) + " |"
 
     return "\n".join([row(header), "| " + " | ".join(aligns) + " |", *map(row, body)])
+
+
+def twin(rows: Any, mask: Any, where: str) -> str:
+    """The text twin of a mask figure, as a code block a reader copies into an issue or a test:
+    ``rows``, the ■ (kept) and ⬚ (masked) lines a snippet made (a list of such lists for several
+    grids; spaces between cells allowed), which must spell ``mask`` (2-D, or 3-D for several);
+    ``where`` names them in the error."""
+    grids, masks = (rows, mask) if rows and isinstance(rows[0], list) else ([rows], [mask])
+    spelt = [["".join("■" if keep else "⬚" for keep in line) for line in grid] for grid in masks]
+    if not all(isinstance(r, str) for g in grids for r in g) or [[r.replace(" ", "") for r in g] for g in grids] != spelt:
+        raise ValueError(f"{where}: the rows do not spell the mask in ■ (kept) and ⬚ (masked), row for row")
+    return "```{.text .twin}\n" + "\n\n".join("\n".join(g) for g in grids) + "\n```"

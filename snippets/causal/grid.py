@@ -9,8 +9,9 @@ plt.rcParams["axes.unicode_minus"] = True
 chars = list("고요한모닥불")
 T = len(chars)
 visible = torch.tril(torch.ones(T, T, dtype=torch.bool))  # row: now, column: seen
-for char, row in zip(chars, visible):
-    print(char, *row.int().tolist())  # 1: may be seen, 0: masked
+rows = ["".join("■" if x else "⬚" for x in row) for row in visible.tolist()]
+for char, row in zip(chars, rows):
+    print(char, row)  # the text twin: ■ may be seen, ⬚ masked
 
 fig, ax = plt.subplots(figsize=(4.8, 4.4))
 ax.imshow(visible.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]))  # grey, teal

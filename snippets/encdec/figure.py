@@ -18,6 +18,8 @@ axes_labels = {"인코더 셀프 어텐션": ("소스 키", "소스 쿼리"),
                "디코더 셀프 어텐션": ("타깃 키", "타깃 쿼리"),
                "크로스 어텐션": ("소스 키", "타깃 쿼리")}
 print({name: keep.sum((1, 2)).tolist() for name, keep in masks.items()})  # kept cells
+rows = [["".join("■" if x else "⬚" for x in row) for row in keep[1].tolist()]
+        for keep in masks.values()]  # the text twins of the figure (pair 1): ■ seen
 cmap = ListedColormap(["#d9d9d9", "#00695c"])  # grey: masked, teal: kept
 fig, axes = plt.subplots(1, 3, figsize=(8, 3))
 for ax, (name, keep) in zip(axes, masks.items()):

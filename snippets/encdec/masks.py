@@ -32,4 +32,4 @@ print(shapes)
 for name, keep in masks.items():
     for b in range(len(src_lengths)):
         print(f"{name}, pair {b}:")
-        print("\n".join("".join("■" if x else "□" for x in row) for row in keep[b]))
+        print("\n".join("".join("■" if x else "⬚" for x in row) for row in keep[b]))

@@ -18,7 +18,7 @@ designs = {"MHA": 8, "GQA": 2, "MQA": 1}  # the design -> its number of KV heads
 heads = list(range(H_q))
 reads = {name: [kv_head_of(h, H_q, n) for h in heads] for name, n in designs.items()}
 group = {name: H_q // n for name, n in designs.items()}  # query heads per KV head
-marks = {d: ["".join("□■"[r == j] for j in range(n)) for r in reads[d]]  # ■: read
+marks = {d: ["".join("⬚■"[r == j] for j in range(n)) for r in reads[d]]  # ■: read
          for d, n in designs.items()}  # per design, a string per query head
 width = {d: max(n, 3) + 2 for d, n in designs.items()}  # print columns
 print("   " + "".join(d.ljust(width[d]) for d in designs).rstrip())

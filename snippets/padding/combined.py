@@ -19,6 +19,9 @@ additive = (torch.zeros(L, L).masked_fill(~causal_keep, inf)  # (L_Q, L_K)
             + torch.zeros(lengths.shape[0], 1, L).masked_fill(~pad_keep[:, None], inf))
 print("and of keep-masks == sum of additive masks:", torch.equal(keep, additive == 0))
 print("seen per sentence:", keep.sum(dim=(1, 2)).tolist())
+rows = [["".join("■" if x else "⬚" for x in row) for row in grid]
+        for grid in keep.tolist()]  # the text twin: ■ seen
+print(*("\n".join(grid) for grid in rows), sep="\n\n")
 
 fig, axes = plt.subplots(1, 3, figsize=(7.2, 2.8), layout="constrained")
 for b, (ax, words, grid) in enumerate(zip(axes, tokens, keep)):

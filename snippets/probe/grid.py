@@ -26,9 +26,11 @@ hide = torch.ones(6, 6).triu(1).bool()  # True: hidden (nn.MultiheadAttention's 
 ids = torch.randint(1, 16, (1, 6))
 grids = {"causal": dependence(lambda x: mha(*[emb(x)] * 3, attn_mask=hide)[0], ids),
          "no mask": dependence(lambda x: mha(*[emb(x)] * 3)[0], ids)}
+rows = [["".join("■" if m else "⬚" for m in row) for row in moved.tolist()]
+        for moved in grids.values()]  # the text twins: ■ moved
 fig, axes = plt.subplots(1, 2, figsize=(7, 3.4))
-for ax, (name, moved) in zip(axes, grids.items()):
-    print(name, *("".join("■" if m else "⬚" for m in row) for row in moved), sep="\n")
+for ax, (name, moved), twin in zip(axes, grids.items(), rows):
+    print(name, *twin, sep="\n")
     ax.imshow(moved.numpy(), cmap=ListedColormap(["#d9d9d9", "#b3261e"]),  # grey, red
               vmin=0, vmax=1)
     ax.set(title=name, xlabel="i", ylabel="j", xticks=range(6), yticks=range(6))

@@ -18,8 +18,8 @@ L, W, S = 10, 4, 2
 keep = window_mask(L, W, S)
 seen = keep.sum(-1).tolist()  # keys each query sees
 first_gap = min(i for i in range(L) if seen[i] < i + 1)  # a key unseen before it
-for row in keep:
-    print("".join("■" if x else "□" for x in row))
+rows = ["".join("■" if x else "⬚" for x in row) for row in keep.tolist()]
+print(*rows, sep="\n")  # the text twin: ■ seen
 
 fig, ax = plt.subplots(figsize=(4.4, 4.2))
 ax.imshow(keep.numpy(), cmap=ListedColormap(["#d9d9d9", "#00695c"]))  # grey, teal

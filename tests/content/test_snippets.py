@@ -174,3 +174,16 @@ def test_a_phone_copy_shows_its_legends_titles_and_axis_labels_whole(name):
         cut += [p.get_text() if hasattr(p, "get_text") else "a legend" for p in parts
                 if p.get_visible() and (not hasattr(p, "get_text") or p.get_text()) and not fits(fig, p)]
     assert not cut, f"{name}: {cut}"
+
+
+# A grid of two colours (ListedColormap: kept and masked, moved and still) is a mask figure: every
+# page that shows it shows its text twin too, the ■/⬚ rows a reader copies (render.Example.twin).
+GRIDS = [name for name in NAMES if "." not in name.removesuffix(".py") and "ListedColormap" in SNIPPETS.joinpath(name).read_text()]
+
+
+@pytest.mark.parametrize("name", GRIDS)
+def test_a_mask_figure_is_shown_with_its_text_twin(name):
+    blocks = [block for page in sorted(SNIPPETS.parent.glob("docs*/*.md"))
+              for block in re.findall(r"(?s)```python exec=\"on\"\n(.*?)\n```", page.read_text())
+              if f'handbook.run("{name}")' in block and ".figure(" in block]
+    assert blocks and all("ex.twin(" in block for block in blocks), name

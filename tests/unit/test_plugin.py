@@ -622,3 +622,14 @@ def test_a_snippet_or_lab_run_twice_in_one_build_is_a_warning_and_each_build_cou
                     "differs between editions runs for each)"),
         ("INFO", "handbook: 3 snippets and 2 labs ran in this build, 7 runs in all")]
     assert built["serve"] == []  # under serve an edit runs them again
+
+
+def test_a_text_twin_must_spell_its_mask_row_for_row(snippets):
+    ex = _example(snippets, "import torch\nkeep = torch.ones(3, 3, dtype=torch.bool).tril()\n"
+                            "rows = ['■⬚⬚', '■ ■ ⬚', '■■■']\nwrong = ['■⬚⬚', '■■⬚', '■■⬚']\n"
+                            "grids = [rows, rows]\n")
+    assert ex.twin("rows", of="keep") == "```{.text .twin}\n■⬚⬚\n■ ■ ⬚\n■■■\n```"
+    assert ex.twin("grids", of="[keep, keep]").count("■■■") == 2
+    for rows, mask in [("wrong", "keep"), ("rows", "~keep"), ("rows[:2]", "keep"), ("grids", "[keep, ~keep]")]:
+        with pytest.raises(ValueError, match=rf"a.py: '{re.escape(rows)}', '{re.escape(mask)}': the rows do not spell"):
+            ex.twin(rows, of=mask)
