@@ -14,8 +14,8 @@ export NO_MKDOCS_2_WARNING := 1
 serve: $(BIN)/.installed
 	$(BIN)/mkdocs serve --livereload --dirty
 
-# For deployment: no lab cache, every notebook executes afresh.
-build: $(BIN)/.installed
+# For deployment: no lab cache, every notebook executes afresh; Chromium prints each edition's book.
+build: $(BIN)/.installed chromium
 	LABS_CACHE=false $(BIN)/mkdocs build --strict
 
 # Everything, on every core: the suite, every snippet as its own process as a reader runs it, the

@@ -40,13 +40,14 @@ def _read(html: Path, read: dict[Path, Any]) -> _Page:
 
 
 def broken_links(site: Path, base_path: str = "/", sources: dict[Path, tuple[str, str]] | None = None,
-                 read: dict[Path, Any] | None = None) -> list[str]:
+                 read: dict[Path, Any] | None = None, made_later: frozenset[Path] = frozenset()) -> list[str]:
     """``page: link (why)`` for each internal link of the HTML files under ``site`` that points at
     no file, or at an anchor the target page lacks. Absolute paths are read under ``base_path``.
     ``sources`` (a built page's path -> its source file and text) puts the source's file and line
     first: ``docs/a.md:12: link (why), in a/index.html``. ``read`` keeps each file's ids and links,
     with the (mtime, size) they were read at, from one call to the next: `mkdocs serve --dirty`
-    rewrites only the pages an edit touched, and parsing the rest again cost 1.4 s a rebuild."""
+    rewrites only the pages an edit touched, and parsing the rest again cost 1.4 s a rebuild.
+    ``made_later``: files (resolved paths) that count as there though this build does not write them."""
     read = {} if read is None else read
     pages = {html: _read(html, read) for html in sorted(p.resolve() for p in site.rglob("*.html"))}
     for gone in read.keys() - pages.keys():
@@ -68,7 +69,7 @@ def broken_links(site: Path, base_path: str = "/", sources: dict[Path, tuple[str
             if name not in files:
                 target = Path(name)
                 target = target / "index.html" if target.is_dir() else target
-                files[name] = target if target.is_file() else None
+                files[name] = target if target.is_file() or target in made_later else None
             target = files[name]
             why = None
             if target is None:

@@ -21,14 +21,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from handbook.book import CHROMIUM, CHROMIUM_FLAGS  # one list for the build and the tests
+
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-# As the machine's probe starts Chromium: headless, and no background calls to Google's hosts.
-CHROMIUM_FLAGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # How long a page, a build or a tool may take before a test calls it hung. No test asks how fast
 # anything is (make bench and make audit do): this is far above any machine's time, so that only a

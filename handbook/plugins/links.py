@@ -33,6 +33,7 @@ class LinksPlugin(Seam):
     def on_config(self, config: Any) -> Any:
         self.editions = self.core(config)
         self.labs = self.seam(config, "labs", required=False)
+        self.book = self.seam(config, "book", required=False)
         self.references = Path(config.config_file_path).parent / self.config.references
         return config
 
@@ -62,7 +63,8 @@ class LinksPlugin(Seam):
             return
         shared = self.editions.shared
         base = urlsplit(config["site_url"] or "").path or "/"
-        for problem in broken_links(Path(config["site_dir"]), base, shared.sources, shared.pages):
+        later = frozenset(self.book.made_later(config)) if self.book else frozenset()
+        for problem in broken_links(Path(config["site_dir"]), base, shared.sources, shared.pages, later):
             log.warning(f"broken link: {problem}")
         try:  # every GitHub thread a page cites is in the list, as the kind it is, and every entry is cited
             listed = references.load(self.references)
