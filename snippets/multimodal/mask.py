@@ -30,9 +30,9 @@ def multimodal_mask(blocks, window=None):
 
 
 # --- demo: 2 text tokens, an image of 4, 2 text tokens; a window of 3 ---
-types = torch.tensor([[0, 0, 1, 1, 1, 1, 0, 0]])
+types, W = torch.tensor([[0, 0, 1, 1, 1, 1, 0, 0]]), 3
 blocks = image_blocks(types)
-masks = {"full": multimodal_mask(blocks)[0], "window 3": multimodal_mask(blocks, 3)[0]}
+masks = {"full": multimodal_mask(blocks)[0], "window": multimodal_mask(blocks, W)[0]}
 print("blocks:", blocks[0].tolist())
 for name, keep in masks.items():
     print(name)
