@@ -82,6 +82,19 @@ def test_the_builder_equals_transformers_own_masks(case, impl):
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.integers(1, 12).flatmap(lambda n: st.lists(st.integers(-1, 2), min_size=n, max_size=n)),
+       st.sampled_from(["eager", "sdpa"]))
+def test_any_block_ids_equal_create_causal_mask_with_those_ids(ids, impl):
+    """Block ids given directly (PaliGemma's prefix of 0s, blocks apart or interleaved)."""
+    blocks, length = torch.tensor([ids]), len(ids)
+    hf = create_causal_mask(config=_config(None, impl), inputs_embeds=torch.zeros(1, length, 4),
+                            attention_mask=None, past_key_values=None,
+                            position_ids=torch.arange(length)[None], block_sequence_ids=blocks)
+    hf = hf if hf.dtype == torch.bool else hf == 0
+    assert hf.expand(1, 1, length, length)[:, 0].equal(multimodal_mask(blocks))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
 @given(batches().filter(lambda c: c[1] is not None))
 def test_the_window_cuts_an_image_only_behind_the_query(case):
     types, window = case
