@@ -24,4 +24,5 @@ for name, (a, b) in logits.items():
     print(f"{name}: logits 0-4 unchanged (< 1e-6) {before < 1e-6},",
           f"5-6 changed (> 1e-3) {later > 1e-3}")
 gap = (logits["eager"][0] - logits["sdpa"][0]).abs().max().item()
-print(f"eager vs. sdpa, gap < 1e-5: {gap < 1e-5}")
+layer = type(model.model.layers[0].self_attn).__name__  # the class under sdpa
+print(f"eager vs. sdpa, gap < 1e-5: {gap < 1e-5}; the layer under sdpa: {layer}")
