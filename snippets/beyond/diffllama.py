@@ -1,20 +1,15 @@
-import os
-
-os.environ["HF_HUB_OFFLINE"] = "1"  # the model is built from a config: no download
 import torch
-import transformers
+import transformers  # the model is built from a config: nothing is downloaded
 from transformers.masking_utils import eager_mask
 from transformers.models.diffllama import modeling_diffllama
 
-seen = {}  # layer 0's queries and keys after RoPE, and its values
-
 
 def spy(module, q, k, v, mask, scaling, **kwargs):  # records, then runs eager
-    seen.setdefault(module.layer_idx, []).append((q, k, v))
+    module.calls = getattr(module, "calls", []) + [(q, k, v)]  # q, k after RoPE
     return modeling_diffllama.eager_attention_forward(module, q, k, v, mask, scaling)
 
 
-# a tiny DiffLlama, random weights: 4 heads = 2 pairs of softmax maps, 7 tokens
+# --- demo: a tiny DiffLlama, random weights; 4 heads = 2 pairs of maps, 7 tokens ---
 transformers.AttentionInterface.register("spy", spy)
 transformers.AttentionMaskInterface.register("spy", eager_mask)
 config = transformers.DiffLlamaConfig(
@@ -27,7 +22,7 @@ out = {}
 attn.register_forward_hook(lambda m, args, o: out.update(layer=o[0]))
 with torch.no_grad():
     model(ids)
-    (q, k, v1), (_, _, v2) = seen[0]  # two calls: the same q, k; v's two halves
+    (q, k, v1), (_, _, v2) = attn.calls  # two calls: the same q, k; v's two halves
     keep = torch.ones(7, 7, dtype=torch.bool).tril()
     a1, a2 = ((q[:, h] @ k[:, h].mT * attn.scaling).masked_fill(~keep, -torch.inf)
               .softmax(-1) for h in (slice(0, 2), slice(2, 4)))
