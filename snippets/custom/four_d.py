@@ -6,7 +6,7 @@ import transformers
 torch.manual_seed(0)
 ids = torch.randint(1, 32, (2, 6))
 keep = torch.ones(2, 1, 6, 6, dtype=torch.bool).tril()  # True: the query sees the key
-masks = {"bool keep": keep,
+masks = {"bool keep": keep, "bool (1, 1, Q, K)": keep[:1],
          "additive, finfo.min": torch.zeros(keep.shape).masked_fill(
              ~keep, torch.finfo(torch.float32).min),
          "additive, -inf": torch.zeros(keep.shape).masked_fill(~keep, -torch.inf),
