@@ -22,6 +22,13 @@
 # A prefix-LM mask made by `to_hf_mask` against the one `create_causal_mask` builds, under both implementations.
 
 # %%
+import warnings
+
+with warnings.catch_warnings():  # it imports tqdm.auto, which warns under Jupyter
+    warnings.filterwarnings("ignore", "IProgress not found")
+    import transformers
+
+# %%
 # snippet: custom/helper.py
 
 # %% [markdown] lang="ko"
