@@ -20,6 +20,7 @@ from urllib.parse import urljoin, urlsplit
 from bs4 import BeautifulSoup
 
 BOOK = "book.pdf"
+EXPLORER = '<div class="explorer"'  # handbook/explorer.py's page
 CHROMIUM = "/usr/bin/chromium"
 # As the machine's probe starts Chromium: headless, and no background calls to Google's hosts.
 CHROMIUM_FLAGS = [
@@ -54,8 +55,8 @@ html { font-size: 112%; }
 
 
 def pages(site: Path) -> list[str]:
-    """The edition's pages in the order of its navigation, labs left out: URLs relative to its root
-    ("" for the home page, "padding/" for a chapter)."""
+    """The edition's pages in the order of its navigation, labs and the explorer left out: URLs
+    relative to its root ("" for the home page, "padding/" for a chapter)."""
     soup = BeautifulSoup((site / "index.html").read_text(encoding="utf-8"), "html.parser")
     nav = soup.select_one("nav.md-nav--primary")
     if nav is None:
@@ -65,7 +66,8 @@ def pages(site: Path) -> list[str]:
         url = urlsplit(urljoin("/", link["href"])).path.lstrip("/")  # ".." -> "", "../x/" -> "x/"
         if "#" not in link["href"] and not url.startswith("labs/") and url not in found:
             found.append(url)
-    return found
+    # the explorer is to be moved, not printed: its frames as a list would fill pages
+    return [url for url in found if EXPLORER not in (site / url / "index.html").read_text(encoding="utf-8")]
 
 
 def _slug(url: str) -> str:

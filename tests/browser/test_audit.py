@@ -7,7 +7,8 @@ quiet fast one (seen). ``make audit`` and ``make bench`` measure it; ``make test
 a page fast with fixed limits that no machine's speed can move: bytes, requests and elements per
 page (tests/site/test_site.py's and tests/browser/test_browser.py's budgets). The three categories scored here
 depend on the page alone. The pages: the home page, the heaviest chapter and the heaviest lab (by
-HTML size: the most elements and the most code), and the English edition's heaviest chapter.
+HTML size: the most elements and the most code), the English edition's heaviest chapter, and the
+mask explorer (a page of controls its own script makes).
 Accessibility on every page, in both palettes, is test_browser's axe-core check.
 """
 
@@ -25,20 +26,21 @@ SCORED = ("accessibility", "best-practices", "seo")
 def representative(site: Path) -> list[str]:
     """The home page, the largest chapter and the largest lab page (by the size of their HTML), and
     the English edition's largest chapter: its pages share every template and script with the
-    Korean ones, and the largest has the most of what could fail."""
+    Korean ones, and the largest has the most of what could fail; and the mask explorer, whose
+    controls and grid its own script makes."""
     size = {page: (site / page / "index.html").stat().st_size for page in pages(site)}
     korean = [p for p in size if not p.startswith("en/")]
     labs = [p for p in korean if p.startswith("labs/")]
     chapters = [p for p in korean if p and p not in labs]
     english = [p for p in size if p.startswith("en/") and p != "en/" and not p.startswith("en/labs/")]
-    return ["", max(chapters, key=size.get), max(labs, key=size.get), max(english, key=size.get)]
+    return ["", max(chapters, key=size.get), max(labs, key=size.get), max(english, key=size.get), "explorer/"]
 
 
-def test_representative_pages_are_a_home_a_chapter_a_lab_and_an_english_chapter(site):
-    home, chapter, lab, english = representative(site)
+def test_representative_pages_are_a_home_a_chapter_a_lab_an_english_chapter_and_the_explorer(site):
+    home, chapter, lab, english, explorer = representative(site)
     assert home == "" and chapter.count("/") == 1 and lab.startswith("labs/")
     assert english.startswith("en/") and english.count("/") == 2 and not english.startswith("en/labs/")
-    assert {chapter, lab, english} <= set(pages(site))
+    assert {chapter, lab, english, explorer} <= set(pages(site))
 
 
 @pytest.fixture(scope="module")
