@@ -22,7 +22,7 @@ build: $(BIN)/.installed chromium
 # headless-Chromium and Lighthouse checks, around one site build (tests/conftest.py). No test asks
 # how fast anything ran, so the run needs no quiet machine: make bench and make audit time things.
 test: $(BIN)/.installed node_modules/.installed chromium
-	$(BIN)/pytest -n auto --dist worksteal
+	$(BIN)/pytest -n auto --dist worksteal --durations=30
 
 # The quick tier: the plugin's unit tests, the claims and their mutants, the snippets run in the
 # tests' processes, the chapters' properties. Not the site build, the builds of small copies, the
