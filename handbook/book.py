@@ -11,6 +11,7 @@ text where it does not. Why not mkdocs-print-site-plugin: CONTRIBUTING.md.
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import shutil
@@ -50,6 +51,7 @@ html { font-size: 112%; }
 .md-typeset .md-clipboard, .md-content__button, .headerlink { display: none !important; }
 .book-title { text-align: center; padding-top: 30vh; }
 .book-title h1 { font-size: 2.2rem; margin: 0 0 1rem; }
+.book-title p { max-width: 32rem; margin: 0 auto; color: var(--md-default-fg-color--light); }
 .book-contents ol { list-style: none; padding: 0; }
 """
 
@@ -135,13 +137,17 @@ def assemble(site: Path, site_url: str | None = None) -> tuple[str, str, list[tu
     for tag in home.head.select("link[href]"):
         _relink(tag, "href", "", book, None)
     title = home.title.get_text(strip=True)
-    contents = "".join(f'<li><a href="#{_slug(url)}">{text}</a></li>' for url, (_, text) in zip(book, chapters))
+    about = home.select_one('meta[name="description"]')
+    about = f'<p>{html.escape(about["content"])}</p>' if about else ""
+    toc = home.select_one('label.md-nav__title[for="__toc"]')  # Material's words for it, in the edition's language
+    toc = f"<h1>{html.escape(toc.get_text(strip=True))}</h1>" if toc else ""
+    contents = "".join(f'<li><a href="#{_slug(url)}">{html.escape(text)}</a></li>' for url, (_, text) in zip(book, chapters))
     attrs = " ".join(f'{k}="{v}"' for k, v in home.body.attrs.items() if k != "data-md-color-scheme")
     return (f'<!doctype html><html lang="{home.html.get("lang", "")}"><head>{"".join(map(str, home.head.contents))}'
             f"<style>{CSS}</style></head>"
             f'<body {attrs} data-md-color-scheme="default"><div class="md-content"><div class="md-typeset book">'
-            f'<div class="book-title"><h1>{title}</h1></div>'
-            f'<nav class="book-contents"><ol>{contents}</ol></nav>'
+            f'<div class="book-title"><h1>{html.escape(title)}</h1>{about}</div>'
+            f'<nav class="book-contents">{toc}<ol>{contents}</ol></nav>'
             + "".join(section for section, _ in chapters) + "</div></div></body></html>",
             title, [(url, text) for url, (_, text) in zip(book, chapters)])
 
