@@ -41,7 +41,8 @@ CSS = """
 html { font-size: 112%; }
 .book-chapter, .book-contents { break-before: page; }
 .md-typeset h1, .md-typeset h2, .md-typeset h3 { break-after: avoid; }
-.md-typeset tr, .md-typeset img, .md-typeset picture, .md-typeset .admonition { break-inside: avoid; }
+/* a figure is an inline image in a paragraph, where break-inside does not reach: its paragraph keeps it whole */
+.md-typeset tr, .md-typeset p:has(> img, > picture), .md-typeset figure, .md-typeset .admonition { break-inside: avoid; }
 .md-typeset table:not([class]) { font-size: .64rem; }
 .md-typeset table .nobreak { white-space: normal; }  /* on paper no box scrolls: a cell may break a token */
 .md-typeset pre > code { font-size: .58rem; }
@@ -68,8 +69,10 @@ def pages(site: Path) -> list[str]:
         url = urlsplit(urljoin("/", link["href"])).path.lstrip("/")  # ".." -> "", "../x/" -> "x/"
         if "#" not in link["href"] and not url.startswith("labs/") and url not in found:
             found.append(url)
-    # the explorer is to be moved, not printed: its frames as a list would fill pages
-    return [url for url in found if EXPLORER not in (site / url / "index.html").read_text(encoding="utf-8")]
+    # a page the site lacks (a small copy's navigation names chapters it does not hold) is not in the
+    # book, nor is the explorer: it is to be moved, not printed, and its frames as a list fill pages
+    return [url for url in found if (site / url / "index.html").is_file()
+            and EXPLORER not in (site / url / "index.html").read_text(encoding="utf-8")]
 
 
 def _slug(url: str) -> str:

@@ -46,6 +46,7 @@ def test_every_chapter_starts_a_page_in_reading_order_under_its_title(site, book
         assert [item.title for item in reader.outline] == titles
         starts = [reader.get_destination_page_number(item) for item in reader.outline]
         assert starts == sorted(set(starts)) and starts[0] >= 2  # after the title page and the contents
+        assert len(reader.pages) > starts[-1] >= len(titles) + 1
         for title, start in zip(titles, starts):
             top = reader.pages[start].extract_text()
             assert _words(title) in _words(top)[:200], (edition, title, start)
@@ -96,7 +97,8 @@ def _images(xobjects) -> int:
 
 def test_figures_stay_vectors(site, books):
     # A figure's SVG may hold a bitmap of its own (matplotlib's imshow): those, and nothing else, are
-    # images in the PDF. A figure printed as a picture of itself would be one more.
+    # images in the PDF, each once. A figure printed as a picture of itself would be one more, and one
+    # that a page break cuts in two is drawn on both pages (seen: its paragraph now keeps it whole).
     for edition, reader in books.items():
         bitmaps = 0
         for url in pages(site / edition):
@@ -105,7 +107,7 @@ def test_figures_stay_vectors(site, books):
                 sources = [figure["src"], *(s["srcset"] for s in figure.parent.select("source"))]
                 bitmaps += max((site / edition / url / src).read_text(encoding="utf-8").count("<image") for src in sources)
         images = sum(_images(page["/Resources"].get("/XObject")) for page in reader.pages)
-        assert 0 < images <= bitmaps, edition
+        assert 0 < images == bitmaps, edition  # more: a figure printed as a picture, or split across two pages
 
 
 def _small_site(root: Path, line: str) -> Path:
