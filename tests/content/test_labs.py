@@ -19,7 +19,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
 LABS = sorted(p.stem for p in LAB_SOURCES.glob("*.py"))
-NOT_CHAPTERS = {"index", "pitfalls", "glossary", "cheatsheet"}  # pages without a lab of their own
+NOT_CHAPTERS = {"index", "pitfalls", "glossary", "cheatsheet", "explorer"}  # pages without a lab of their own
 CHAPTERS = sorted(p.stem for p in DOCS.glob("*.md") if p.stem not in NOT_CHAPTERS)
 
 
