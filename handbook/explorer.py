@@ -38,6 +38,14 @@ class Pattern:
         found = [dict(zip(names, values)) for values in itertools.product(*self.params.values())]
         return [c for c in found if eval(self.when, {}, dict(c))]  # noqa: S307 (our own conditions)
 
+    def fields(self, combination: dict[str, Any]) -> dict[str, Any]:
+        """A combination's values as the expression and the page write them (a tuple as a list)."""
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in combination.items()}
+
+    def call(self, combination: dict[str, Any]) -> str:
+        """The expression, in the pattern's snippet, whose value is that combination's mask as lists."""
+        return self.expression.format(**self.fields(combination)) + ".tolist()"
+
 
 PATTERNS = (
     Pattern("causal", "flex/zoo.py", "create_mask(causal({align} * ({L_K} - {L_Q})), 1, 1, {L_Q}, {L_K})[0, 0]",
@@ -103,12 +111,11 @@ def explorer(value: Any, words: dict[str, Any], patterns: tuple[Pattern, ...] = 
     for pattern in patterns:
         items = []
         for combination in pattern.combinations():
-            fields = {k: (list(v) if isinstance(v, tuple) else v) for k, v in combination.items()}
-            keep = value(pattern.snippet, pattern.expression.format(**fields) + ".tolist()")
+            keep = value(pattern.snippet, pattern.call(combination))
             if not (keep and all(isinstance(r, list) and len(r) == len(keep[0]) for r in keep)):
                 raise ValueError(f"{pattern.snippet}: {pattern.expression} with {combination} is not a 2-D mask")
             rows = ["".join("■" if k else "⬚" for k in row) for row in keep]
-            data = {"pattern": pattern.key, **{k: str(v) for k, v in fields.items()}}
+            data = {"pattern": pattern.key, **{k: str(v) for k, v in pattern.fields(combination).items()}}
             items.append(
                 f'<li data-frame="{html.escape(json.dumps(data, ensure_ascii=False))}" data-rows="{"|".join(rows)}" '
                 f'data-blocks="{"|".join(blocks(keep))}" data-weights="{",".join(weights(keep))}">'

@@ -24,8 +24,7 @@ SAMPLE = sorted({*random.Random(2026).sample(range(len(FRAMES)), 12),
 
 def expected(pattern, combination):
     """The mask from the chapter's function, the weights, and FlexAttention's skipped blocks."""
-    fields = {k: (list(v) if isinstance(v, tuple) else v) for k, v in combination.items()}
-    keep = torch.tensor(RUNNER.run(pattern.snippet).value(pattern.expression.format(**fields) + ".tolist()"))
+    keep = torch.tensor(RUNNER.run(pattern.snippet).value(pattern.call(combination)))
     weights = [str(Fraction(1, int(row.sum()))) if row.any() else "nan" for row in keep]
     q, k = keep.shape
     block = create_block_mask(lambda b, h, i, j: keep[i, j], 1, 1, q, k, device="cpu", BLOCK_SIZE=BLOCK)
@@ -51,8 +50,8 @@ def test_every_sampled_parameter_set_shows_what_the_function_returns(base, brows
     for index in SAMPLE:
         pattern, combination = FRAMES[index]
         page.select_option('.explorer__ui select[name="pattern"]', pattern.key)
-        for name, value in combination.items():
-            page.select_option(f'.explorer__ui select[name="{name}"]', str(list(value) if isinstance(value, tuple) else value))
+        for name, value in pattern.fields(combination).items():
+            page.select_option(f'.explorer__ui select[name="{name}"]', str(value))
         keep, weights, skipped = expected(pattern, combination)
         cells = shown(page)
         where = f"{edition}explorer: {pattern.key} {combination}"
