@@ -227,3 +227,12 @@ def math_as_text(page_html: str) -> str:
     """A page's HTML with each formula as its text alternative: what the search index reads (a
     formula's broken form, the same formula again, not at all)."""
     return _MATH.sub(lambda m: f" {m['alt']} ", _ROWS.sub("", page_html))
+
+
+_INLINE_TEX = re.compile(r"\\\((.+?)\\\)")
+
+
+def tex_as_text(text: str) -> str:
+    """Plain text with inline TeX left in it (a heading's title in a table of contents, where the
+    toc extension strips arithmatex's span and keeps \\(4\\)), each formula as its text alternative."""
+    return _INLINE_TEX.sub(lambda m: math_as_text(tex_to_mathml(html.unescape(m[1]), False)).strip(), text)

@@ -18,7 +18,7 @@ from mkdocs.plugins import CombinedEvent, event_priority
 from claimcheck.reveal import without_tips
 
 from ..layout import keep_tokens_whole
-from ..mathml import math_as_text, mathml
+from ..mathml import math_as_text, mathml, tex_as_text
 from ..search import refine
 from . import Seam
 
@@ -69,7 +69,14 @@ class TypesetPlugin(Seam):
         return config
 
     def on_page_content(self, html: str, page: Any, **_: Any) -> str:
-        return keep_tokens_whole(mathml(html)) if self.config.enabled else html
+        if not self.config.enabled:
+            return html
+        items = list(page.toc or [])
+        while items:  # each heading's title in the table of contents, nested ones too
+            item = items.pop()
+            item.title = tex_as_text(item.title)
+            items += item.children
+        return keep_tokens_whole(mathml(html))
 
     # The search plugin indexes page.content in its on_page_context; it reads each formula as its
     # text alternative ("1, 1/2, 1/3" where MathML's text runs together as "1,12,13"), and the

@@ -99,22 +99,26 @@ def detached_particles(path: str, seen: list[str], soup: BeautifulSoup) -> list[
 
 
 def test_what_a_reader_reads_has_no_claim_markup_raw_tex_names_or_detached_particles(site):
-    """Three checks of every page's text, in one test so that each page is parsed once (0.1-0.3 s
+    """Four checks of every page's text, in one test so that each page is parsed once (0.1-0.3 s
     a page): claims and quotes reach the reader as plain code (no attribute list that Markdown did not take);
-    no TeX name a reader would see raw; Korean particles attached to the word before them."""
+    no TeX name a reader would see raw; no TeX in the navigation and table of contents (a heading's math
+    reaches them as its source, \\(4\\), seen); Korean particles attached to the word before them."""
     assert len(page(site, "causal").select("code[data-claim]")) >= 30
-    markup, names, particles = [], [], []
+    markup, names, particles, toc = [], [], [], []
     for path in pages(site):
         soup = page(site, path.rstrip("/"))
         prose = " ".join(p.get_text() for p in soup.select("article p, article li, article td"))
         if "data-claim" in prose or "data-quote" in prose:
             markup.append(f"/{path}")
+        toc += [f"/{path}: {a.get_text(' ', strip=True)}" for a in soup.select("nav a.md-nav__link")
+                if re.search(r"\\[(\[]|\$", a.get_text())]
         seen, soup = reader_view(soup)
         names += raw_names(path, seen, soup)
         particles += detached_particles(path, seen, soup)
     assert not markup, f"an attribute list left as text on {markup}"
     assert not names, "raw TeX names:\n" + "\n".join(names[:30])
     assert not particles, "particles set apart:\n" + "\n".join(sorted(set(particles))[:40])
+    assert not toc, "TeX in the navigation or a table of contents:\n" + "\n".join(sorted(set(toc))[:10])
 
 
 def test_no_traceback_or_external_request_anywhere(site):

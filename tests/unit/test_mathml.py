@@ -88,3 +88,11 @@ def test_a_long_display_formula_carries_its_rows_and_search_reads_it_once():
     assert page.count("alttext=") == 2  # the rows are the same formula: no text of their own
     assert "<mtable>" in page and re.sub(r"<[^>]+>", " ", math_as_text(page)).split().count("y") == 1
     assert mathml(rf'<span class="arithmatex">\({long}\)</span>').count("<math") == 1  # running text: never
+
+
+def test_tex_left_in_a_title_reads_as_its_text_alternative():
+    from handbook.mathml import tex_as_text
+
+    assert tex_as_text(r"Passing a \(4\)-D mask") == "Passing a 4-D mask"
+    assert tex_as_text(r"해 보기: \(\lambda = 1\)과 \(0\)") == "해 보기: λ = 1과 0"
+    assert tex_as_text("no formula (here)") == "no formula (here)"
